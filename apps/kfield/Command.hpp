@@ -1,0 +1,31 @@
+// What every kfield subcommand shares: how it registers and how a user error ends it.
+#ifndef KFIELD_APPS_COMMAND_HPP
+#define KFIELD_APPS_COMMAND_HPP
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <stdexcept>
+
+namespace kfield::cli {
+
+// A mistake in what the user asked for: one line on stderr, exit code 2.
+struct UserError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Exit codes: 0 success, 1 internal failure, 2 user error.
+constexpr int kExitInternal = 1;
+constexpr int kExitUsage = 2;
+
+// A subcommand: its parser, and what runs once it parsed and the runtime is up.
+struct Command {
+  CLI::App* parser = nullptr;
+  std::function<int()> run;
+};
+
+Command addInfoCommand(CLI::App& app);
+
+}  // namespace kfield::cli
+
+#endif

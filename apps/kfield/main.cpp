@@ -1,0 +1,62 @@
+// kfield: the command-line program. Subcommands register in Command.hpp.
+#include "Command.hpp"
+
+#include <kfield/Config.hpp>
+#include <kfield/rt/Runtime.hpp>
+
+#include <exception>
+#include <iostream>
+#include <vector>
+
+int main(int argc, char* argv[]) {
+  using namespace kfield::cli;
+  CLI::App app{"kfield: aggregate (field-calculus) programs on Kokkos, bitwise reproducible.\n"
+               "Example: kfield info --json",
+               "kfield"};
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string(KFIELD_VERSION_STRING));
+  int threads = 0;
+  app.add_option("--threads", threads, "Host threads for OpenMP (default: Kokkos' choice)")
+      ->check(CLI::NonNegativeNumber);
+
+  const std::vector<Command> commands{addInfoCommand(app)};
+  // Set after the subcommands exist, which keep refusing extras: what none of them takes
+  // comes back here, to be named in one line below.
+  app.allow_extras();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "kfield: " << e.what() << " (see kfield --help)\n";
+    return kExitUsage;
+  }
+
+  const Command* chosen = nullptr;
+  for (const Command& command : commands) {
+    if (command.parser->parsed()) chosen = &command;
+  }
+  if (!app.remaining().empty()) {
+    const std::string first = app.remaining().front();
+    const bool option = first.rfind('-', 0) == 0;
+    std::cerr << "kfield: " << (chosen || option ? "unexpected argument '" : "unknown subcommand '")
+              << first << "' (see kfield --help)\n";
+    return kExitUsage;
+  }
+  if (!chosen) {
+    std::cerr << "kfield: a subcommand is required (see kfield --help)\n";
+    return kExitUsage;
+  }
+
+  try {
+    kfield::Runtime runtime(kfield::RuntimeOptions{threads});
+    return chosen->run();
+  } catch (const UserError& e) {
+    std::cerr << "kfield: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "kfield: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}

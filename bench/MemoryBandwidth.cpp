@@ -1,0 +1,50 @@
+// STREAM-like read and copy of a plane of doubles on each execution space: the memory speed
+// that kfield's kernels (sums, rounds) are measured against.
+#include "BenchContext.hpp"
+
+#include <cstdint>
+
+namespace kfield::bench {
+
+template <class Space>
+void readBandwidth(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  Kokkos::View<double*, Space> x("x", n);
+  Kokkos::deep_copy(x, 1.0);
+  double sum = 0.0;
+  timeFenced<Space>(state, [&] {
+    Kokkos::parallel_reduce(
+        "kfield::bench::read", Kokkos::RangePolicy<Space>(0, n),
+        KOKKOS_LAMBDA(std::int64_t i, double& partial) { partial += x(i); }, sum);
+  });
+  if (sum != static_cast<double>(n)) state.SkipWithError("read sum is wrong");
+  state.SetBytesProcessed(state.iterations() * n * std::int64_t(sizeof(double)));
+  state.SetItemsProcessed(state.iterations() * n);
+}
+
+template <class Space>
+void copyBandwidth(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  Kokkos::View<double*, Space> x("x", n), y("y", n);
+  Kokkos::deep_copy(x, 1.0);
+  timeFenced<Space>(state, [&] {
+    Kokkos::parallel_for(
+        "kfield::bench::copy", Kokkos::RangePolicy<Space>(0, n),
+        KOKKOS_LAMBDA(std::int64_t i) { y(i) = x(i); });
+  });
+  // Read x, write y: STREAM counts both.
+  state.SetBytesProcessed(state.iterations() * n * std::int64_t(2 * sizeof(double)));
+  state.SetItemsProcessed(state.iterations() * n);
+}
+
+void registerBenchmarks() {
+  const auto sizes = [](benchmark::internal::Benchmark* b) {
+    b->ArgName("doubles")->Arg(1 << 20)->Arg(1 << 24)->Arg(100000000);
+  };
+  registerForEachSpace(
+      "Read", [](auto tag) { return readBandwidth<typename decltype(tag)::type>; }, sizes);
+  registerForEachSpace(
+      "Copy", [](auto tag) { return copyBandwidth<typename decltype(tag)::type>; }, sizes);
+}
+
+}  // namespace kfield::bench

@@ -1,0 +1,14 @@
+# hwloc (required), MPI and HDF5 (each on when found unless turned off).
+find_package(hwloc REQUIRED)
+
+find_package(MPI COMPONENTS C QUIET)
+cmake_dependent_option(KFIELD_ENABLE_MPI "Use MPI ranks as learner owners" ON "MPI_C_FOUND" OFF)
+if(KFIELD_ENABLE_MPI AND NOT MPI_C_FOUND)
+  message(FATAL_ERROR "KFIELD_ENABLE_MPI is ON but no MPI was found")
+endif()
+
+find_package(HDF5 COMPONENTS C QUIET)
+cmake_dependent_option(KFIELD_ENABLE_HDF5 "Checkpoints and exports in HDF5" ON "HDF5_FOUND" OFF)
+if(KFIELD_ENABLE_HDF5 AND NOT HDF5_FOUND)
+  message(FATAL_ERROR "KFIELD_ENABLE_HDF5 is ON but no HDF5 C library was found")
+endif()

@@ -1,0 +1,83 @@
+// The one place where kfield bridges Kokkos 3.4 and Kokkos 4.x.
+#ifndef KFIELD_IMPL_KOKKOSCOMPAT_HPP
+#define KFIELD_IMPL_KOKKOSCOMPAT_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#if KOKKOS_VERSION < 30400
+#error "kfield needs Kokkos 3.4 or newer"
+#endif
+#define KFIELD_KOKKOS_4 (KOKKOS_VERSION >= 40000)
+
+namespace kfield {
+namespace math {
+
+// Kokkos 3.4 keeps its math functions in Kokkos::Experimental; 4.x moved them to Kokkos.
+#if KFIELD_KOKKOS_4
+namespace kmath = ::Kokkos;
+#else
+namespace kmath = ::Kokkos::Experimental;
+#endif
+
+#define KFIELD_IMPL_MATH_UNARY(name) \
+  KOKKOS_INLINE_FUNCTION double name(double x) { return kmath::name(x); }
+KFIELD_IMPL_MATH_UNARY(sqrt)
+KFIELD_IMPL_MATH_UNARY(exp)
+KFIELD_IMPL_MATH_UNARY(log)
+KFIELD_IMPL_MATH_UNARY(fabs)
+KFIELD_IMPL_MATH_UNARY(floor)
+KFIELD_IMPL_MATH_UNARY(ceil)
+#undef KFIELD_IMPL_MATH_UNARY
+
+KOKKOS_INLINE_FUNCTION double fmin(double a, double b) { return kmath::fmin(a, b); }
+KOKKOS_INLINE_FUNCTION double fmax(double a, double b) { return kmath::fmax(a, b); }
+
+// Kokkos 3.4 has no Kokkos::min/max/clamp; these keep std::min's tie rule (first wins).
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr const T& min(const T& a, const T& b) {
+  return (b < a) ? b : a;
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr const T& max(const T& a, const T& b) {
+  return (a < b) ? b : a;
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION constexpr const T& clamp(const T& v, const T& lo, const T& hi) {
+  return (v < lo) ? lo : (hi < v) ? hi : v;
+}
+
+}  // namespace math
+
+namespace impl {
+
+// Initialises Kokkos with a thread count (0: Kokkos' own default, from the environment or
+// the command line); the settings type differs between 3.4 and 4.x.
+inline void initializeKokkos(int& argc, char** argv, int threads) {
+  if (threads > 0) {
+#if KFIELD_KOKKOS_4
+    Kokkos::InitializationSettings settings;
+    settings.set_num_threads(threads);
+    Kokkos::initialize(settings);
+#else
+    Kokkos::InitArguments arguments;
+    arguments.num_threads = threads;
+    Kokkos::initialize(arguments);
+#endif
+  } else {
+    Kokkos::initialize(argc, argv);
+  }
+}
+
+// Kokkos' version as "major.minor.patch" (KOKKOS_VERSION is 10000*major + 100*minor + patch).
+inline std::string kokkosVersion() {
+  const int v = KOKKOS_VERSION;
+  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
+         std::to_string(v % 100);
+}
+
+}  // namespace impl
+}  // namespace kfield
+
+#endif

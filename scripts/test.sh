@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test command: dependencies, build, then every test (each backend; OpenMP at 1 and 2
+# threads; the command line; install and a consumer project built against it).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bash "$root/scripts/build.sh" "$@"
+cd "${KFIELD_BUILD_DIR:-$root/build}"
+ctest --output-on-failure

@@ -1,0 +1,11 @@
+// The execution space that the Serial test binary checks.
+#ifndef KFIELD_TEST_CATEGORY_HPP
+#define KFIELD_TEST_CATEGORY_HPP
+
+#include <Kokkos_Core.hpp>
+
+namespace kfield::test {
+using TestSpace = Kokkos::Serial;
+}
+
+#endif

@@ -1,0 +1,18 @@
+# Script mode: runs COMMAND (a ;-list), expects exit code EXIT and output matching each of
+# MATCH (a ;-list of regexes, stdout and stderr together) and, when given, LINES lines of stderr.
+execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT code STREQUAL "${EXIT}")
+  message(FATAL_ERROR "`${COMMAND}` exited ${code}, expected ${EXIT}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+foreach(pattern IN LISTS MATCH)
+  if(NOT "${out}${err}" MATCHES "${pattern}")
+    message(FATAL_ERROR "`${COMMAND}` output does not match `${pattern}`:\n${out}${err}")
+  endif()
+endforeach()
+if(DEFINED STDERR_LINES)
+  string(REGEX MATCHALL "\n" newlines "${err}")
+  list(LENGTH newlines lines)
+  if(NOT lines EQUAL STDERR_LINES)
+    message(FATAL_ERROR "`${COMMAND}` wrote ${lines} lines to stderr, expected ${STDERR_LINES}:\n${err}")
+  endif()
+endif()
