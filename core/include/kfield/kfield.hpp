@@ -10,5 +10,9 @@
 #include "kfield/rt/BuildInfo.hpp"
 #include "kfield/rt/Runtime.hpp"
 #include "kfield/rt/Topology.hpp"
+#include "kfield/sum/Canonical.hpp"
+#include "kfield/sum/Chunking.hpp"
+#include "kfield/sum/OrderedSum.hpp"
+#include "kfield/sum/Partials.hpp"
 
 #endif

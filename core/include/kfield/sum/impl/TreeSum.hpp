@@ -1,0 +1,91 @@
+// The canonical tree inside one thread: a binary counter of subtree sums, so that a
+// sequential pass over consecutive samples yields exactly the pairwise tree's bits.
+#ifndef KFIELD_SUM_IMPL_TREESUM_HPP
+#define KFIELD_SUM_IMPL_TREESUM_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kfield::impl {
+
+// Subtree sums on a stack, levels strictly decreasing from bottom to top: at most one entry
+// per level, so 64 entries cover any int64 count.
+template <class T>
+struct TreeStack {
+  T value[64];
+  int level[64];
+  int top = 0;
+
+  // Adds a subtree of the given level that directly follows everything pushed so far.
+  KOKKOS_INLINE_FUNCTION void push(T sum, int lvl) {
+    while (top > 0 && level[top - 1] == lvl) {
+      sum = value[--top] + sum;  // the earlier subtree is always the left operand
+      ++lvl;
+    }
+    value[top] = sum;
+    level[top] = lvl;
+    ++top;
+  }
+
+  // The root of the padded tree: a missing right sibling passes its left one up unchanged,
+  // so the stack folds from the top, each older entry on the left.
+  KOKKOS_INLINE_FUNCTION T fold() const {
+    T acc = value[top - 1];
+    for (int j = top - 2; j >= 0; --j) acc = value[j] + acc;
+    return acc;
+  }
+};
+
+// The canonical sum of load(0), ..., load(len-1), len >= 1, where position 0 starts a subtree
+// at least as large as len rounds up to.
+template <class T, class Load>
+KOKKOS_INLINE_FUNCTION T treeSum(const Load& load, std::int64_t len) {
+  TreeStack<T> stack;
+  std::int64_t i = 0;
+  for (; i + 8 <= len; i += 8) {  // a whole level-3 subtree at once
+    const T a = (load(i) + load(i + 1)) + (load(i + 2) + load(i + 3));
+    const T b = (load(i + 4) + load(i + 5)) + (load(i + 6) + load(i + 7));
+    stack.push(a + b, 3);
+  }
+  for (; i < len; ++i) stack.push(load(i), 0);
+  return stack.fold();
+}
+
+// K independent canonical sums at once (coordinates c < width of sample rows s < len,
+// load(s, c)): the stack holds K-wide rows, so the inner loops vectorise across coordinates.
+// Levels never exceed maxLevel, so the stack needs maxLevel + 1 rows.
+template <class T, int K, int MaxRows>
+struct VectorTreeStack {
+  T value[MaxRows][K];
+  int level[MaxRows];
+  int top = 0;
+
+  template <class Load>
+  KOKKOS_INLINE_FUNCTION void pushSample(const Load& load, std::int64_t s, int width) {
+    int lvl = 0;
+    T* row = value[top];
+    for (int c = 0; c < width; ++c) row[c] = load(s, c);
+    while (top > 0 && level[top - 1] == lvl) {
+      T* left = value[top - 1];
+      for (int c = 0; c < width; ++c) left[c] = left[c] + row[c];
+      --top;
+      row = left;
+      ++lvl;
+    }
+    level[top] = lvl;
+    ++top;
+  }
+
+  template <class Store>
+  KOKKOS_INLINE_FUNCTION void fold(const Store& store, int width) {
+    for (int j = top - 2; j >= 0; --j) {
+      for (int c = 0; c < width; ++c) value[j][c] = value[j][c] + value[j + 1][c];
+    }
+    for (int c = 0; c < width; ++c) store(c, value[0][c]);
+  }
+};
+
+}  // namespace kfield::impl
+
+#endif

@@ -1,0 +1,158 @@
+#include "SumReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/sum/OrderedSum.hpp>
+
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class OrderedSum : public ::testing::Test {};
+TYPED_TEST_SUITE(OrderedSum, Spaces, SpaceNames);
+
+template <class Space>
+std::vector<double> toHost(const Kokkos::View<double*, typename Space::memory_space>& v) {
+  std::vector<double> out(v.extent(0));
+  Kokkos::deep_copy(
+      Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out.data(), out.size()), v);
+  return out;
+}
+
+TYPED_TEST(OrderedSum, AddsInExactlyTheListsOrder) {
+  using View = Kokkos::View<double*, typename TypeParam::memory_space>;
+  for (int sources : {1, 2, 3, 8, 9, 17, 20}) {
+    const std::int64_t n = 10007;
+    std::vector<std::vector<double>> host;
+    std::vector<SourceView<View>> src;
+    for (int j = 0; j < sources; ++j) {
+      host.push_back(adversarial(n, 100 * sources + j));
+      src.push_back(onSpace<TypeParam>(host.back()));
+    }
+    View dst("dst", n);
+    orderedSum(TypeParam(), dst, src, n);
+    const auto got = toHost<TypeParam>(dst);
+    for (std::int64_t i = 0; i < n; ++i) {
+      double expected = host[0][i];
+      for (int j = 1; j < sources; ++j) expected = expected + host[j][i];
+      ASSERT_EQ(bitsOf(got[i]), bitsOf(expected)) << sources << " sources, element " << i;
+    }
+  }
+}
+
+// (1e16 + 1) + 1 and 1e16 + (1 + 1) differ: the order of the list is the order of the sum.
+TYPED_TEST(OrderedSum, TheOrderOfTheListMatters) {
+  using View = Kokkos::View<double*, typename TypeParam::memory_space>;
+  View a = onSpace<TypeParam>({1e16}), b = onSpace<TypeParam>({1.0}), c = onSpace<TypeParam>({1.0});
+  View dst("dst", 1);
+  orderedSum(TypeParam(), dst, {a, b, c}, 1);
+  EXPECT_EQ(toHost<TypeParam>(dst)[0], 1e16);
+  orderedSum(TypeParam(), dst, {b, c, a}, 1);
+  EXPECT_EQ(toHost<TypeParam>(dst)[0], 1e16 + 2.0);
+}
+
+TYPED_TEST(OrderedSum, DstMayBeTheFirstSource) {
+  using View = Kokkos::View<double*, typename TypeParam::memory_space>;
+  const auto x = adversarial(1000, 1), y = adversarial(1000, 2), z = adversarial(1000, 3);
+  View acc = onSpace<TypeParam>(x);
+  std::vector<SourceView<View>> src{acc};
+  for (int j = 0; j < 10; ++j) src.push_back(onSpace<TypeParam>(j % 2 ? y : z));
+  orderedSum(TypeParam(), acc, src, 1000);
+  const auto got = toHost<TypeParam>(acc);
+  for (int i = 0; i < 1000; ++i) {
+    double expected = x[i];
+    for (int j = 0; j < 10; ++j) expected = expected + (j % 2 ? y[i] : z[i]);
+    ASSERT_EQ(bitsOf(got[i]), bitsOf(expected)) << i;
+  }
+  orderedSum(TypeParam(), acc, {acc}, 1000);  // a sum of one: unchanged
+  EXPECT_EQ(toHost<TypeParam>(acc), got);
+}
+
+TYPED_TEST(OrderedSum, OnlyThePrefixOfNElementsIsWritten) {
+  using View = Kokkos::View<double*, typename TypeParam::memory_space>;
+  View a = onSpace<TypeParam>({1, 2, 3, 4}), b = onSpace<TypeParam>({10, 20, 30, 40});
+  View dst = onSpace<TypeParam>({-1, -1, -1, -1});
+  orderedSum(TypeParam(), dst, {a, b}, 2);
+  EXPECT_EQ(toHost<TypeParam>(dst), (std::vector<double>{11, 22, -1, -1}));
+  orderedSum(TypeParam(), dst, {a, b}, 0);
+  EXPECT_EQ(toHost<TypeParam>(dst), (std::vector<double>{11, 22, -1, -1}));
+}
+
+template <class Space>
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TYPED_TEST(OrderedSum, BadInputIsRefusedByName) {
+  using View = Kokkos::View<double*, typename TypeParam::memory_space>;
+  View a("a", 10), b("b", 10), shortOne("short", 5), dst("dst", 10);
+  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), dst, {a, shortOne}, 10); }),
+            "orderedSum: src[1] has 5 elements, fewer than n = 10");
+  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), dst, {a, b}, -1); }),
+            "orderedSum: n must be >= 0, got -1");
+  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), dst, {}, 10); }),
+            "orderedSum: needs at least one source");
+  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), dst, {a, dst}, 10); }),
+            "orderedSum: src[1] overlaps dst; only src[0] may alias dst, and only as the same view");
+  auto shifted = Kokkos::subview(dst, std::pair<int, int>(1, 10));
+  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), shifted, {dst, a}, 9); }),
+            "orderedSum: src[0] overlaps dst; only src[0] may alias dst, and only as the same view");
+  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), shortOne, {a, b}, 10); }),
+            "orderedSum: dst has 5 elements, fewer than n = 10");
+}
+
+template <class Space>
+std::vector<double> planeToHost(const Kokkos::View<double**, Kokkos::LayoutRight,
+                                                   typename Space::memory_space>& p) {
+  std::vector<double> out(p.span());
+  Kokkos::deep_copy(Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                                 Kokkos::MemoryUnmanaged>(out.data(), p.extent(0), p.extent(1)),
+                    p);
+  return out;
+}
+
+TYPED_TEST(OrderedSum, PrefixUpdatesTouchOnlyTheLivePrefixOfEveryRow) {
+  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, typename TypeParam::memory_space>;
+  Plane acc("acc", 3, 5), g("g", 3, 5);
+  Kokkos::deep_copy(acc, 1.0);
+  Kokkos::deep_copy(g, 0.5);
+  accumulatePrefix(TypeParam(), acc, g, 3);
+  accumulatePrefix(TypeParam(), acc, g, 1);
+  const std::vector<double> row{2.0, 1.5, 1.5, 1.0, 1.0};
+  std::vector<double> expected;
+  for (int r = 0; r < 3; ++r) expected.insert(expected.end(), row.begin(), row.end());
+  EXPECT_EQ(planeToHost<TypeParam>(acc), expected);
+
+  fillPrefix(TypeParam(), acc, 7.0, 2);
+  for (int r = 0; r < 3; ++r) expected[r * 5] = expected[r * 5 + 1] = 7.0;
+  EXPECT_EQ(planeToHost<TypeParam>(acc), expected);
+
+  using View = Kokkos::View<double*, typename TypeParam::memory_space>;
+  View v = onSpace<TypeParam>({1, 2, 3}), w = onSpace<TypeParam>({10, 10, 10});
+  accumulatePrefix(TypeParam(), v, w, 2);
+  fillPrefix(TypeParam(), w, -1.0, 1);
+  EXPECT_EQ(toHost<TypeParam>(v), (std::vector<double>{11, 12, 3}));
+  EXPECT_EQ(toHost<TypeParam>(w), (std::vector<double>{-1, 10, 10}));
+}
+
+TYPED_TEST(OrderedSum, PrefixUpdatesRefuseBadCounts) {
+  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, typename TypeParam::memory_space>;
+  Plane acc("acc", 3, 5), g("g", 3, 5), tall("tall", 4, 5);
+  EXPECT_EQ(errorOf<TypeParam>([&] { accumulatePrefix(TypeParam(), acc, g, 6); }),
+            "accumulatePrefix: count must be in [0, 5] (the samples of acc), got 6");
+  EXPECT_EQ(errorOf<TypeParam>([&] { fillPrefix(TypeParam(), acc, 1.0, -1); }),
+            "fillPrefix: count must be in [0, 5] (the samples of plane), got -1");
+  EXPECT_EQ(errorOf<TypeParam>([&] { accumulatePrefix(TypeParam(), acc, tall, 2); }),
+            "accumulatePrefix: acc has 3 rows, g has 4");
+  EXPECT_EQ(errorOf<TypeParam>([&] { accumulatePrefix(TypeParam(), acc, acc, 2); }),
+            "accumulatePrefix: g overlaps acc");
+}
+
+}  // namespace
+}  // namespace kfield::test
