@@ -1,6 +1,5 @@
-// STREAM-like read and copy of a plane of doubles on each execution space: the memory speed
-// that kfield's kernels (sums, rounds) are measured against.
-#include "BenchContext.hpp"
+// STREAM-like read and copy of doubles on each execution space.
+#include "Stream.hpp"
 
 #include <cstdint>
 
@@ -9,14 +8,10 @@ namespace kfield::bench {
 template <class Space>
 void readBandwidth(benchmark::State& state) {
   const std::int64_t n = state.range(0);
-  Kokkos::View<double*, Space> x("x", n);
+  Kokkos::View<double*, typename Space::memory_space> x("x", n);
   Kokkos::deep_copy(x, 1.0);
   double sum = 0.0;
-  timeFenced<Space>(state, [&] {
-    Kokkos::parallel_reduce(
-        "kfield::bench::read", Kokkos::RangePolicy<Space>(0, n),
-        KOKKOS_LAMBDA(std::int64_t i, double& partial) { partial += x(i); }, sum);
-  });
+  timeFenced<Space>(state, [&] { sum = readLanes(Space(), x, n); });
   if (sum != static_cast<double>(n)) state.SkipWithError("read sum is wrong");
   state.SetBytesProcessed(state.iterations() * n * std::int64_t(sizeof(double)));
   state.SetItemsProcessed(state.iterations() * n);
@@ -25,7 +20,7 @@ void readBandwidth(benchmark::State& state) {
 template <class Space>
 void copyBandwidth(benchmark::State& state) {
   const std::int64_t n = state.range(0);
-  Kokkos::View<double*, Space> x("x", n), y("y", n);
+  Kokkos::View<double*, typename Space::memory_space> x("x", n), y("y", n);
   Kokkos::deep_copy(x, 1.0);
   timeFenced<Space>(state, [&] {
     Kokkos::parallel_for(

@@ -37,17 +37,29 @@ struct TreeStack {
   }
 };
 
+// The subtree of 8 samples from j, in the tree's own shape.
+template <class T, class Load>
+KOKKOS_INLINE_FUNCTION T treeOf8(const Load& load, std::int64_t j) {
+  return ((load(j) + load(j + 1)) + (load(j + 2) + load(j + 3))) +
+         ((load(j + 4) + load(j + 5)) + (load(j + 6) + load(j + 7)));
+}
+
 // The canonical sum of load(0), ..., load(len-1), len >= 1, where position 0 starts a subtree
-// at least as large as len rounds up to.
+// at least as large as len rounds up to. Whole subtrees of 64 and then 8 samples are written
+// out in the tree's shape (straight-line code with independent adds, close to read speed);
+// only their totals and the last few samples go through the stack.
 template <class T, class Load>
 KOKKOS_INLINE_FUNCTION T treeSum(const Load& load, std::int64_t len) {
   TreeStack<T> stack;
   std::int64_t i = 0;
-  for (; i + 8 <= len; i += 8) {  // a whole level-3 subtree at once
-    const T a = (load(i) + load(i + 1)) + (load(i + 2) + load(i + 3));
-    const T b = (load(i + 4) + load(i + 5)) + (load(i + 6) + load(i + 7));
-    stack.push(a + b, 3);
+  for (; i + 64 <= len; i += 64) {
+    const T a = (treeOf8<T>(load, i) + treeOf8<T>(load, i + 8)) +
+                (treeOf8<T>(load, i + 16) + treeOf8<T>(load, i + 24));
+    const T b = (treeOf8<T>(load, i + 32) + treeOf8<T>(load, i + 40)) +
+                (treeOf8<T>(load, i + 48) + treeOf8<T>(load, i + 56));
+    stack.push(a + b, 6);
   }
+  for (; i + 8 <= len; i += 8) stack.push(treeOf8<T>(load, i), 3);
   for (; i < len; ++i) stack.push(load(i), 0);
   return stack.fold();
 }
