@@ -31,6 +31,7 @@ struct TreeStack {
   // The root of the padded tree: a missing right sibling passes its left one up unchanged,
   // so the stack folds from the top, each older entry on the left.
   KOKKOS_INLINE_FUNCTION T fold() const {
+    if (top == 0) return T(0);  // the empty sum
     T acc = value[top - 1];
     for (int j = top - 2; j >= 0; --j) acc = value[j] + acc;
     return acc;
