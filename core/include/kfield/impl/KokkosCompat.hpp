@@ -34,6 +34,10 @@ KFIELD_IMPL_MATH_UNARY(ceil)
 KOKKOS_INLINE_FUNCTION double fmin(double a, double b) { return kmath::fmin(a, b); }
 KOKKOS_INLINE_FUNCTION double fmax(double a, double b) { return kmath::fmax(a, b); }
 
+KOKKOS_INLINE_FUNCTION constexpr double infinity() {
+  return Kokkos::Experimental::infinity<double>::value;
+}
+
 // Kokkos 3.4 has no Kokkos::min/max/clamp; these keep std::min's tie rule (first wins).
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr const T& min(const T& a, const T& b) {

@@ -1,0 +1,242 @@
+// Tracing an aggregate program: a C++ function over a Program runs once, and every operator
+// it calls records an operation with the alignment path of its call (phyelds' rules: a call's
+// path is its name and position among its siblings, under the aggregate calls around it).
+#ifndef KFIELD_FIELD_PROGRAM_HPP
+#define KFIELD_FIELD_PROGRAM_HPP
+
+#include "kfield/field/Field.hpp"
+#include "kfield/field/TracedProgram.hpp"
+#include "kfield/field/impl/Bytecode.hpp"
+
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kfield {
+
+namespace impl {
+template <class T>
+constexpr SensorType sensorTypeOf() {
+  static_assert(std::is_same<T, double>::value || std::is_same<T, int>::value ||
+                    std::is_same<T, bool>::value,
+                "fields hold double, int or bool");
+  return std::is_same<T, double>::value ? SensorType::Double
+         : std::is_same<T, int>::value  ? SensorType::Int
+                                        : SensorType::Bool;
+}
+template <class F>
+struct FieldType;
+template <class T>
+struct FieldType<Field<T>> {
+  using type = T;
+};
+}  // namespace impl
+
+class Program {
+ public:
+  explicit Program(std::string name = "program") : name_(std::move(name)) {}
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  // ---- values ----
+  template <class T>
+  Field<T> constant(T value) {
+    impl::sensorTypeOf<T>();
+    return {this, impl::Operand{-1, static_cast<double>(value)}};
+  }
+  template <class T>
+  Field<T> sense(const std::string& name) {
+    return {this, senseOperand(name, impl::sensorTypeOf<T>())};
+  }
+  Field<int> uid() { return {this, emit(impl::OpCode::Uid, "uid", {})}; }
+  NbrField<double> edgeLength();
+
+  // ---- aggregate operators ----
+  // The neighbours' values of x (their last round's), and this device's current one.
+  template <class T>
+  NbrField<T> neighbors(const Field<T>& x) {
+    return NbrField<T>(this, neighborsExpression(x.operand()), false);
+  }
+
+  // State kept from round to round: starts at init, then update(previous) each round.
+  // Returns this round's value, update(previous).
+  template <class T, class Update>
+  Field<T> remember(const Field<T>& init, Update&& update) {
+    const auto [path, state, read] = beginRemember(init.operand(), "remember");
+    const Field<T> next = update(Field<T>(this, read));
+    endRemember(path, state, next.operand());
+    return next;
+  }
+  template <class T, class Update>
+  Field<T> remember(T init, Update&& update) {
+    return remember(constant(init), std::forward<Update>(update));
+  }
+
+  // State shared with the neighbours (ScaFi's share, FCPP's nbr with a function): update gets
+  // the neighbours' values of last round (the device's own previous value for itself) and
+  // returns the new value, which is kept and shared. Information moves one hop per round.
+  template <class T, class Update>
+  Field<T> share(const Field<T>& init, Update&& update) {
+    const auto [path, state, read] = beginRemember(init.operand(), "share");
+    const std::int32_t shared = beginShare(path, read);
+    const Field<T> next = update(NbrField<T>(this, shared, false));
+    endShare(path, state, next.operand());
+    return next;
+  }
+  template <class T, class Update>
+  Field<T> share(T init, Update&& update) {
+    return share(constant(init), std::forward<Update>(update));
+  }
+
+  // Splits the network: devices where cond holds run thenFn, the others elseFn; the sides
+  // never hear each other, and the state of a side not taken is dropped.
+  template <class Then, class Else>
+  auto branch(const Field<bool>& cond, Then&& thenFn, Else&& elseFn) {
+    using R = decltype(thenFn());
+    static_assert(std::is_same<R, decltype(elseFn())>::value,
+                  "both sides of a branch return the same Field type");
+    const BranchScope scope = beginBranch(cond.operand());
+    enterSide(scope, true);
+    const R left = thenFn();
+    enterSide(scope, false);
+    const R right = elseFn();
+    endBranch(scope);
+    return mux(cond, left, right);
+  }
+
+  // Both values computed everywhere; no split.
+  template <class T>
+  Field<T> mux(const Field<bool>& cond, const Field<T>& a, const Field<T>& b) {
+    return {this, emit(impl::OpCode::Mux, "mux", cond.operand(), a.operand(), b.operand())};
+  }
+  template <class T>
+  Field<T> mux(const Field<bool>& cond, T a, const Field<T>& b) {
+    return mux(cond, constant(a), b);
+  }
+  template <class T>
+  Field<T> mux(const Field<bool>& cond, const Field<T>& a, T b) {
+    return mux(cond, a, constant(b));
+  }
+
+  // An aligned block whose key may differ per device: inside it a device hears only the
+  // neighbours that entered with the same key, and its state restarts when its key changes.
+  template <class Body>
+  auto align(const Field<int>& key, Body&& body) {
+    const AlignScope scope = beginAlign(key.operand());
+    auto result = body();
+    endAlign(scope);
+    return result;
+  }
+
+  // A user aggregate function: its name goes on the path of every call inside it.
+  template <class Body>
+  auto aggregate(const std::string& name, Body&& body) {
+    const std::string path = call(name);
+    pushLevel(path);
+    auto result = body();
+    popLevel();
+    return result;
+  }
+
+  // An aggregate call at a fixed path element, `name` without a position: alignment that
+  // stays put when calls around it are added or removed. Two pinned calls of one name at one
+  // level are a trace error.
+  template <class Body>
+  auto pinned(const std::string& name, Body&& body) {
+    pushLevel(pinnedPath(name));
+    auto result = body();
+    popLevel();
+    return result;
+  }
+
+  // ---- used by the operators on fields ----
+  template <class T>
+  Field<T> wrap(impl::Operand v) {
+    return {this, v};
+  }
+  template <class T>
+  NbrField<T> wrapNbr(std::int32_t expression, bool excludeSelf) {
+    return {this, expression, excludeSelf};
+  }
+  impl::Operand emit(impl::OpCode code, const char* kind, impl::Operand a, impl::Operand b = {},
+                     impl::Operand c = {});
+  std::int32_t nbrCombine(impl::EntryCode code, std::int32_t a, std::int32_t b);
+  std::int32_t nbrLocal(impl::Operand value);
+  impl::Operand fold(impl::FoldCode code, std::int32_t expression, bool excludeSelf);
+
+  // Ends tracing with the program's result.
+  template <class T>
+  TracedProgram finish(const Field<T>& output) {
+    return finishWith(output.operand(), impl::sensorTypeOf<T>());
+  }
+
+ private:
+  struct Level {
+    std::string prefix;
+    int counter = 0;
+  };
+  struct BranchScope {
+    std::string path;
+    impl::Operand cond;
+    std::int32_t savedMask;
+  };
+  struct AlignScope {
+    std::string path;
+    std::int32_t savedContext;
+  };
+  struct RememberScope {
+    std::string path;
+    std::int32_t state;
+    impl::Operand read;
+  };
+
+  std::string call(const std::string& name);  // the path of a new call here
+  std::string pinnedPath(const std::string& name);
+  void pushLevel(const std::string& path);
+  void popLevel();
+  void claimPath(const std::string& path);
+  impl::Operand senseOperand(const std::string& name, SensorType type);
+  std::int32_t neighborsExpression(impl::Operand x);
+  RememberScope beginRemember(impl::Operand init, const char* name);
+  std::int32_t addExport(const std::string& path, impl::Operand value, bool fresh);
+  std::int32_t beginShare(const std::string& path, impl::Operand previous);
+  void endShare(const std::string& path, std::int32_t state, impl::Operand next);
+  void endRemember(const std::string& path, std::int32_t state, impl::Operand next);
+  BranchScope beginBranch(impl::Operand cond);
+  void enterSide(const BranchScope& scope, bool left);
+  void endBranch(const BranchScope& scope);
+  AlignScope beginAlign(impl::Operand key);
+  void endAlign(const AlignScope& scope);
+  impl::Operand record(impl::Op op, graph::Node node);
+  std::string keyOf(impl::Operand v) const;
+  TracedProgram finishWith(impl::Operand output, SensorType type);
+  bool keyed() const { return mask_ >= 0 || context_ >= 0; }
+
+  std::string name_;
+  TracedProgram traced_;
+  std::vector<Level> levels_{Level{}};
+  std::set<std::string> paths_;
+  std::int32_t mask_ = -1;     // value id of the current mask; -1: every device
+  std::int32_t context_ = -1;  // value id of the current alignment context; -1: none
+  bool finished_ = false;
+};
+
+// Traces fn(Program&) -> Field<T> once.
+template <class Fn>
+TracedProgram trace(Fn&& fn, const std::string& name = "program") {
+  Program program(name);
+  return program.finish(fn(program));
+}
+
+// The traced graph with its paths, planes and node kinds.
+std::string describe(const TracedProgram& program);
+
+}  // namespace kfield
+
+#include "kfield/field/Operators.hpp"
+
+#endif

@@ -1,0 +1,307 @@
+// Running a traced program over a network, for a batch of independent samples at once:
+// planes of devices x samples (samples last), synchronous rounds, per-sample stopping.
+#ifndef KFIELD_FIELD_SIMULATION_HPP
+#define KFIELD_FIELD_SIMULATION_HPP
+
+#include "kfield/field/Network.hpp"
+#include "kfield/field/TracedProgram.hpp"
+#include "kfield/field/impl/RoundKernel.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kfield {
+
+template <class ExecSpace = Kokkos::DefaultExecutionSpace>
+class BasicSimulation {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
+  using HostPlane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples = 1,
+                  ExecSpace space = ExecSpace());
+
+  // A sensor the program reads, settable per device for every sample or for one sample.
+  class Sensor {
+   public:
+    template <class T>
+    Sensor& set(std::int64_t device, T value) {
+      for (std::int64_t s = 0; s < sim_->samples_; ++s) set(device, s, value);
+      return *this;
+    }
+    template <class T>
+    Sensor& set(std::int64_t device, std::int64_t sample, T value) {
+      sim_->checkDevice("sensor '" + name_ + "'", device);
+      sim_->checkSample("sensor '" + name_ + "'", sample);
+      sim_->sensorHost_(index_ * sim_->devices_ + device, sample) = static_cast<double>(value);
+      sim_->sensorsDirty_ = true;
+      return *this;
+    }
+    template <class T>
+    Sensor& fill(T value) {
+      for (std::int64_t d = 0; d < sim_->devices_; ++d) set(d, value);
+      return *this;
+    }
+
+   private:
+    friend class BasicSimulation;
+    Sensor(BasicSimulation* sim, std::int32_t index, std::string name)
+        : sim_(sim), index_(index), name_(std::move(name)) {}
+    BasicSimulation* sim_;
+    std::int32_t index_;
+    std::string name_;
+  };
+
+  // Throws std::invalid_argument when the program reads no sensor of that name.
+  Sensor sensor(const std::string& name) {
+    const std::int32_t index = program_.sensorIndex(name);
+    if (index < 0) {
+      throw std::invalid_argument("Simulation: program '" + program_.name +
+                                  "' reads no sensor named '" + name + "'");
+    }
+    return Sensor(this, index, name);
+  }
+
+  // `rounds` more rounds for every sample.
+  void run(std::int64_t rounds) {
+    checkRounds(rounds);
+    run(std::vector<std::int64_t>(samples_, rounds));
+  }
+
+  // roundsPerSample[s] more rounds for sample s: samples that stop early cost nothing after.
+  void run(const std::vector<std::int64_t>& roundsPerSample);
+
+  // Rounds until each sample's output stays the same for one round, at most maxRounds more;
+  // returns the rounds each sample ran in this call.
+  std::vector<std::int64_t> runUntilStable(std::int64_t maxRounds);
+
+  // The program's output, devices x samples, in sample order.
+  HostPlane output() const;
+
+  std::int64_t devices() const { return devices_; }
+  std::int64_t samples() const { return samples_; }
+  // Rounds each sample has run since the simulation began.
+  std::vector<std::int64_t> rounds() const { return roundsDone_; }
+  const TracedProgram& program() const { return program_; }
+
+ private:
+  void checkDevice(const std::string& who, std::int64_t device) const {
+    if (device < 0 || device >= devices_) {
+      throw std::invalid_argument(who + ": device " + std::to_string(device) + " is not in [0, " +
+                                  std::to_string(devices_) + ")");
+    }
+  }
+  void checkSample(const std::string& who, std::int64_t sample) const {
+    if (sample < 0 || sample >= samples_) {
+      throw std::invalid_argument(who + ": sample " + std::to_string(sample) + " is not in [0, " +
+                                  std::to_string(samples_) + ")");
+    }
+  }
+  static void checkRounds(std::int64_t rounds) {
+    if (rounds < 0) {
+      throw std::invalid_argument("Simulation: rounds must be >= 0, got " + std::to_string(rounds));
+    }
+  }
+  Plane plane(const char* label, std::size_t rows) const {
+    return Plane(std::string(label), rows, static_cast<std::size_t>(samples_));
+  }
+  void uploadSensors();
+  void reorder(const std::vector<std::int64_t>& sampleAt);  // new position -> sample
+  void round(std::int64_t live, bool trackChanges);
+
+  TracedProgram program_;
+  ExecSpace space_;
+  std::int64_t devices_, samples_;
+  NetworkView<Memory> net_;
+  Kokkos::View<impl::Op*, Memory> ops_;
+  Kokkos::View<impl::EntryOp*, Memory> entries_;
+  Plane sensors_, exportsNow_, exportsPrev_, presenceNow_, presencePrev_, states_, stateKeys_,
+      output_;
+  HostPlane sensorHost_;  // sample order
+  bool sensorsDirty_ = true;
+  Kokkos::View<int*, Memory> changed_, fresh_;
+  std::vector<std::int64_t> sampleAt_;   // position -> sample
+  std::vector<std::int64_t> roundsDone_;  // per sample
+};
+
+using Simulation = BasicSimulation<>;
+
+template <class ExecSpace>
+BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network& network,
+                                            std::int64_t samples, ExecSpace space)
+    : program_(std::move(program)), space_(space), devices_(network.devices()), samples_(samples) {
+  if (samples < 1) {
+    throw std::invalid_argument("Simulation: samples must be >= 1, got " + std::to_string(samples));
+  }
+  net_ = network.on<Memory>();
+  auto upload = [](const auto& host, const char* label) {
+    using T = typename std::decay_t<decltype(host)>::value_type;
+    Kokkos::View<T*, Memory> view(std::string(label), host.size());
+    Kokkos::deep_copy(view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                host.data(), host.size()));
+    return view;
+  };
+  ops_ = upload(program_.ops, "kfield::field::ops");
+  entries_ = upload(program_.entries, "kfield::field::entries");
+  const auto exports = program_.exports.size(), states = program_.states.size();
+  const bool keyedExports = std::any_of(program_.exports.begin(), program_.exports.end(),
+                                        [](const PlaneInfo& p) { return p.keyed; });
+  const bool keyedStates = std::any_of(program_.states.begin(), program_.states.end(),
+                                       [](const PlaneInfo& p) { return p.keyed; });
+  const std::size_t n = static_cast<std::size_t>(devices_);
+  sensors_ = plane("kfield::field::sensors", program_.sensors.size() * n);
+  exportsNow_ = plane("kfield::field::exports", exports * n);
+  exportsPrev_ = plane("kfield::field::exports", exports * n);
+  presenceNow_ = plane("kfield::field::presence", keyedExports ? exports * n : 0);
+  presencePrev_ = plane("kfield::field::presence", keyedExports ? exports * n : 0);
+  states_ = plane("kfield::field::states", states * n);
+  stateKeys_ = plane("kfield::field::state_keys", keyedStates ? states * n : 0);
+  output_ = plane("kfield::field::output", n);
+  sensorHost_ = HostPlane("kfield::field::sensors_host", program_.sensors.size() * n, samples_);
+  changed_ = Kokkos::View<int*, Memory>("kfield::field::changed", samples_);
+  fresh_ = Kokkos::View<int*, Memory>("kfield::field::fresh", samples_);
+  sampleAt_.resize(samples_);
+  std::iota(sampleAt_.begin(), sampleAt_.end(), 0);
+  roundsDone_.assign(samples_, 0);
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::uploadSensors() {
+  if (!sensorsDirty_) return;
+  HostPlane ordered("kfield::field::sensors_ordered", sensorHost_.extent(0), samples_);
+  for (std::size_t r = 0; r < sensorHost_.extent(0); ++r) {
+    for (std::int64_t p = 0; p < samples_; ++p) ordered(r, p) = sensorHost_(r, sampleAt_[p]);
+  }
+  Kokkos::deep_copy(sensors_, ordered);
+  sensorsDirty_ = false;
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::reorder(const std::vector<std::int64_t>& sampleAt) {
+  if (sampleAt == sampleAt_) return;
+  std::vector<std::int64_t> positionOf(samples_);
+  for (std::int64_t p = 0; p < samples_; ++p) positionOf[sampleAt_[p]] = p;
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> fromHost("from", samples_);
+  for (std::int64_t p = 0; p < samples_; ++p) fromHost(p) = positionOf[sampleAt[p]];
+  auto from = Kokkos::create_mirror_view_and_copy(Memory(), fromHost);
+  const std::int64_t samples = samples_;
+  for (Plane* p : {&sensors_, &exportsNow_, &exportsPrev_, &presenceNow_, &presencePrev_,
+                   &states_, &stateKeys_, &output_}) {
+    if (p->extent(0) == 0) continue;
+    Plane old = *p;
+    Plane moved(Kokkos::ViewAllocateWithoutInitializing(old.label()), old.extent(0), samples);
+    Kokkos::parallel_for(
+        "kfield::field::reorder_samples",
+        Kokkos::RangePolicy<ExecSpace>(space_, 0, std::int64_t(old.extent(0)) * samples),
+        KOKKOS_LAMBDA(std::int64_t t) {
+          const std::int64_t r = t / samples, s = t % samples;
+          moved(r, s) = old(r, from(s));
+        });
+    *p = moved;
+  }
+  sampleAt_ = sampleAt;
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges) {
+  impl::RoundKernel<ExecSpace> k;
+  k.ops = ops_;
+  k.entries = entries_;
+  k.net = net_;
+  k.sensors = sensors_;
+  k.exportsNow = exportsNow_;
+  k.exportsPrev = exportsPrev_;
+  k.presenceNow = presenceNow_;
+  k.presencePrev = presencePrev_;
+  k.states = states_;
+  k.stateKeys = stateKeys_;
+  k.output = output_;
+  if (trackChanges) k.changed = changed_;
+  k.devices = devices_;
+  k.live = live;
+  k.slots = program_.slots;
+  k.opCount = static_cast<int>(program_.ops.size());
+  using Tuning = impl::RoundTuning<ExecSpace>;
+  k.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / live);
+  auto freshHost = Kokkos::create_mirror_view(fresh_);
+  for (std::int64_t p = 0; p < samples_; ++p) freshHost(p) = roundsDone_[sampleAt_[p]] == 0;
+  Kokkos::deep_copy(fresh_, freshHost);
+  k.fresh = fresh_;
+  const std::int64_t tiles = (devices_ + k.tileDevices - 1) / k.tileDevices;
+  Kokkos::TeamPolicy<ExecSpace> policy(space_, tiles, Tuning::teamSize());
+  Kokkos::parallel_for("kfield::field::round",
+                       policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
+  std::swap(exportsNow_, exportsPrev_);
+  std::swap(presenceNow_, presencePrev_);
+  for (std::int64_t p = 0; p < live; ++p) ++roundsDone_[sampleAt_[p]];
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerSample) {
+  if (static_cast<std::int64_t>(roundsPerSample.size()) != samples_) {
+    throw std::invalid_argument("Simulation::run: " + std::to_string(roundsPerSample.size()) +
+                                " round counts for " + std::to_string(samples_) + " samples");
+  }
+  for (std::int64_t r : roundsPerSample) checkRounds(r);
+  // Longest first, so the samples still running are always a prefix of the positions.
+  std::vector<std::int64_t> order = sampleAt_;
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+    return roundsPerSample[a] > roundsPerSample[b];
+  });
+  uploadSensors();
+  reorder(order);
+  const std::int64_t longest = roundsPerSample[order[0]];
+  for (std::int64_t k = 0; k < longest; ++k) {
+    std::int64_t live = 0;
+    while (live < samples_ && roundsPerSample[sampleAt_[live]] > k) ++live;
+    round(live, false);
+  }
+}
+
+template <class ExecSpace>
+std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_t maxRounds) {
+  checkRounds(maxRounds);
+  uploadSensors();
+  std::vector<std::int64_t> ran(samples_, 0);
+  std::int64_t live = samples_;
+  for (std::int64_t k = 0; k < maxRounds && live > 0; ++k) {
+    Kokkos::deep_copy(space_, changed_, 0);
+    round(live, true);
+    auto changed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), changed_);
+    std::vector<std::int64_t> going, stopping;
+    for (std::int64_t p = 0; p < live; ++p) {
+      const std::int64_t s = sampleAt_[p];
+      ++ran[s];
+      (changed(p) != 0 || roundsDone_[s] == 1 ? going : stopping).push_back(s);
+    }
+    if (stopping.empty()) continue;
+    std::vector<std::int64_t> order = going;
+    order.insert(order.end(), stopping.begin(), stopping.end());
+    order.insert(order.end(), sampleAt_.begin() + live, sampleAt_.end());
+    reorder(order);
+    live = static_cast<std::int64_t>(going.size());
+  }
+  return ran;
+}
+
+template <class ExecSpace>
+typename BasicSimulation<ExecSpace>::HostPlane BasicSimulation<ExecSpace>::output() const {
+  auto positioned = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), output_);
+  HostPlane result("kfield::field::output_host", devices_, samples_);
+  for (std::int64_t d = 0; d < devices_; ++d) {
+    for (std::int64_t p = 0; p < samples_; ++p) result(d, sampleAt_[p]) = positioned(d, p);
+  }
+  return result;
+}
+
+}  // namespace kfield
+
+#endif

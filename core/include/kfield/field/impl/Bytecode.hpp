@@ -1,0 +1,70 @@
+// What a traced program compiles to: a flat list of operations that every round replays for
+// a tile of devices x samples, with values in scratch slots. Plain data, usable in kernels.
+#ifndef KFIELD_FIELD_IMPL_BYTECODE_HPP
+#define KFIELD_FIELD_IMPL_BYTECODE_HPP
+
+#include <cstdint>
+
+namespace kfield::impl {
+
+enum class OpCode : std::int32_t {
+  Sense,          // out = sensor[plane](d, s)
+  Uid,            // out = d
+  Neg, Not, Abs, Sqrt,                                         // out = f(a)
+  Add, Sub, Mul, Div, Min, Max,                                // out = f(a, b)
+  Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, And, Or,
+  Mux,            // out = a != 0 ? b : c
+  ContextMix,     // out = the alignment context of key b inside context a
+  RememberRead,   // out = this device's state, or a (the initial value) when it has none
+  RememberWrite,  // state = a
+  Export,         // export plane = a, for neighbours to read next round
+  Fold,           // out = fold over the neighbourhood of the entry program
+  Output          // output plane = a
+};
+
+enum class FoldCode : std::int32_t { Min, Max, Sum, Count };
+
+// An operand: a scratch slot, or a constant when slot < 0.
+struct Operand {
+  std::int32_t slot = -1;
+  double constant = 0.0;
+};
+
+struct Op {
+  OpCode code = OpCode::Add;
+  std::int32_t out = -1;  // result slot
+  Operand a, b, c;
+  std::int32_t mask = -1;     // slot of the 0/1 mask of devices executing this op; -1: all
+  std::int32_t context = -1;  // slot of the alignment context (align blocks); -1: none
+  std::int32_t plane = -1;    // sensor, state or export index
+  std::int32_t keyed = 0;     // the state or export is conditional: it has a key plane
+  FoldCode fold = FoldCode::Min;
+  std::int32_t excludeSelf = 0;
+  std::int32_t entryBegin = 0;  // Fold: its entry program, in the entry op list
+  std::int32_t entryCount = 0;
+};
+
+// One step of a fold's entry program, evaluated for each (device, neighbour) pair; step i's
+// result is register i of the program.
+enum class EntryCode : std::int32_t {
+  Neighbour,   // the neighbour's export value (the device's own current one for itself)
+  EdgeLength,  // length of the edge to the neighbour (0 to itself)
+  Local,       // the device's own value of slot
+  Constant,
+  Add, Sub, Mul, Div, Min, Max
+};
+
+struct EntryOp {
+  EntryCode code = EntryCode::Constant;
+  std::int32_t a = -1, b = -1;  // registers
+  std::int32_t plane = -1;      // Neighbour: export index
+  std::int32_t keyed = 0;       // Neighbour: the export is conditional (has presence keys)
+  std::int32_t slot = -1;       // Local
+  double constant = 0.0;
+};
+
+constexpr int kMaxEntryOps = 16;
+
+}  // namespace kfield::impl
+
+#endif

@@ -1,0 +1,50 @@
+// Exact references for the field engine's tests: hop counts by breadth-first search and
+// shortest paths by Dijkstra, over kfield's own network (same lengths, same additions).
+#ifndef KFIELD_TEST_FIELDREFERENCE_HPP
+#define KFIELD_TEST_FIELDREFERENCE_HPP
+
+#include <kfield/field/Network.hpp>
+
+#include <deque>
+#include <limits>
+#include <queue>
+#include <vector>
+
+namespace kfield::test {
+
+inline std::vector<double> bfsHops(const Network& net, const std::vector<std::int64_t>& sources) {
+  std::vector<double> hops(net.devices(), std::numeric_limits<double>::infinity());
+  std::deque<std::int64_t> queue;
+  for (auto s : sources) hops[s] = 0, queue.push_back(s);
+  while (!queue.empty()) {
+    const auto i = queue.front();
+    queue.pop_front();
+    for (auto j : net.neighboursOf(i)) {
+      if (hops[j] > hops[i] + 1) hops[j] = hops[i] + 1, queue.push_back(j);
+    }
+  }
+  return hops;
+}
+
+// Distances as the gradient forms them: a neighbour's distance plus the edge's length.
+inline std::vector<double> dijkstra(const Network& net, const std::vector<std::int64_t>& sources) {
+  std::vector<double> dist(net.devices(), std::numeric_limits<double>::infinity());
+  using Item = std::pair<double, std::int64_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  for (auto s : sources) dist[s] = 0, queue.push({0.0, s});
+  while (!queue.empty()) {
+    const auto [d, i] = queue.top();
+    queue.pop();
+    if (d > dist[i]) continue;
+    for (std::int64_t k = net.offsets()[i]; k < net.offsets()[i + 1]; ++k) {
+      const std::int64_t j = net.neighbours()[k];
+      const double through = dist[i] + net.lengths()[k];
+      if (through < dist[j]) dist[j] = through, queue.push({through, j});
+    }
+  }
+  return dist;
+}
+
+}  // namespace kfield::test
+
+#endif

@@ -1,0 +1,173 @@
+#include "FieldReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/field/Library.hpp>
+#include <kfield/field/Simulation.hpp>
+
+#include <fstream>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Field : public ::testing::Test {};
+TYPED_TEST_SUITE(Field, Spaces, SpaceNames);
+
+template <class Space>
+using Sim = BasicSimulation<Space>;
+
+TracedProgram hopProgram() {
+  return trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hop");
+}
+TracedProgram distanceProgram() {
+  return trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); },
+               "distance");
+}
+
+TYPED_TEST(Field, HopGradientIsBreadthFirstSearchForEverySample) {
+  const Network net = Network::randomGeometric(4000, 1.6, 5);
+  const std::vector<std::vector<std::int64_t>> sources{{0}, {17, 3000}, {3999}};
+  Sim<TypeParam> sim(hopProgram(), net, 3);
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    for (auto d : sources[s]) sim.sensor("source").set(d, std::int64_t(s), true);
+  }
+  sim.runUntilStable(10000);
+  const auto out = sim.output();
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    const auto hops = bfsHops(net, sources[s]);
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      ASSERT_EQ(out(d, s), hops[d]) << "sample " << s << " device " << d;
+    }
+  }
+}
+
+// In the synchronous model a device k hops away is exact from round k + 1 on.
+TYPED_TEST(Field, HopGradientConvergesOneHopPerRound) {
+  const Network net = Network::grid(30, 20, 8);
+  const auto hops = bfsHops(net, {31});
+  for (std::int64_t rounds : {1, 2, 5, 12, 40}) {
+    Sim<TypeParam> sim(hopProgram(), net, 1);
+    sim.sensor("source").set(31, true);
+    sim.run(rounds);
+    const auto out = sim.output();
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      if (hops[d] <= rounds - 1) {
+        ASSERT_EQ(out(d, 0), hops[d]) << rounds << " rounds, device " << d;
+      } else {
+        ASSERT_GT(out(d, 0), rounds - 1) << rounds << " rounds, device " << d;
+      }
+    }
+  }
+}
+
+TYPED_TEST(Field, DistanceGradientIsDijkstraBitForBit) {
+  const Network net = Network::randomGeometric(3000, 1.8, 11);
+  Sim<TypeParam> sim(distanceProgram(), net, 2);
+  sim.sensor("source").set(5, 0, true).set(2000, 1, true).set(2999, 1, true);
+  sim.runUntilStable(100000);
+  const auto out = sim.output();
+  const std::vector<std::vector<std::int64_t>> sources{{5}, {2000, 2999}};
+  for (int s = 0; s < 2; ++s) {
+    const auto dist = dijkstra(net, sources[s]);
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      ASSERT_EQ(bitsOf(out(d, s)), bitsOf(dist[d])) << "sample " << s << " device " << d;
+    }
+  }
+}
+
+// A line 0 - 1 - 2, source at 0, edges of length 2: the rounds by hand.
+TYPED_TEST(Field, LineOfThreeRoundByRound) {
+  const std::string path = ::testing::TempDir() + "kfield_line.txt";
+  { std::ofstream(path) << "0 1 2\n1 2 2\n"; }
+  const Network net = Network::fromEdgeList(path);
+  const double inf = lib::kInfinity;
+  const std::vector<std::vector<double>> expected{{0, inf, inf}, {0, 2, inf}, {0, 2, 4}, {0, 2, 4}};
+  Sim<TypeParam> sim(distanceProgram(), net, 1);
+  sim.sensor("source").set(0, true);
+  for (const auto& row : expected) {
+    sim.run(1);
+    const auto out = sim.output();
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(out(d, 0), row[d]) << "round " << sim.rounds()[0];
+  }
+  // the plain rep + nbr form moves one hop every two rounds: 0, inf.. then 2 at round 3
+  auto slow = trace([](Program& p) {
+    const auto source = p.sense<bool>("source");
+    return p.remember(lib::kInfinity, [&](kfield::Field<double> d) {
+      return p.mux(source, 0.0, (p.neighbors(d) + p.edgeLength()).excludeSelf().min());
+    });
+  });
+  Sim<TypeParam> slowSim(slow, net, 1);
+  slowSim.sensor("source").set(0, true);
+  slowSim.run(2);
+  EXPECT_EQ(slowSim.output()(1, 0), inf);
+  slowSim.run(1);
+  EXPECT_EQ(slowSim.output()(1, 0), 2.0);
+}
+
+// Per-sample stop rounds: each sample ends exactly as a run of its own length would.
+TYPED_TEST(Field, SamplesStoppingAtDifferentRoundsMatchSeparateRuns) {
+  const Network net = Network::grid(40, 40);
+  const std::vector<std::int64_t> rounds{3, 30, 0, 11, 30, 7};
+  Sim<TypeParam> batch(distanceProgram(), net, 6);
+  for (int s = 0; s < 6; ++s) batch.sensor("source").set(s * 200 + 7, s, true);
+  batch.run(rounds);
+  const auto out = batch.output();
+  for (int s = 0; s < 6; ++s) {
+    Sim<TypeParam> alone(distanceProgram(), net, 1);
+    alone.sensor("source").set(s * 200 + 7, true);
+    alone.run(rounds[s]);
+    const auto one = alone.output();
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      ASSERT_EQ(bitsOf(out(d, s)), bitsOf(one(d, 0))) << "sample " << s << " device " << d;
+    }
+    EXPECT_EQ(batch.rounds()[s], rounds[s]);
+  }
+}
+
+#ifdef KOKKOS_ENABLE_SERIAL
+TYPED_TEST(Field, SameBitsAsSerial) {
+  const Network net = Network::randomGeometric(5000, 1.5, 2);
+  auto program = trace([](Program& p) {
+    const auto d = lib::distanceGradient(p, p.sense<bool>("source"));
+    return (p.neighbors(d) * p.edgeLength()).sum() / 3.0;  // a sum in CSR order
+  });
+  auto run = [&](auto space) {
+    Sim<decltype(space)> sim(program, net, 4);
+    for (int s = 0; s < 4; ++s) sim.sensor("source").set(s * 1000 + 1, s, true);
+    sim.run(25);
+    return sim.output();
+  };
+  const auto here = run(TypeParam()), serial = run(Kokkos::Serial());
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    for (int s = 0; s < 4; ++s) ASSERT_EQ(bitsOf(here(d, s)), bitsOf(serial(d, s))) << d;
+  }
+}
+#endif
+
+TYPED_TEST(Field, BadSimulationInputIsRefusedByName) {
+  const Network net = Network::grid(3, 3);
+  Sim<TypeParam> sim(hopProgram(), net, 2);
+  auto errorOf = [](auto f) {
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(errorOf([&] { sim.sensor("obstacle"); }),
+            "Simulation: program 'hop' reads no sensor named 'obstacle'");
+  EXPECT_EQ(errorOf([&] { sim.sensor("source").set(9, true); }),
+            "sensor 'source': device 9 is not in [0, 9)");
+  EXPECT_EQ(errorOf([&] { sim.sensor("source").set(0, 2, true); }),
+            "sensor 'source': sample 2 is not in [0, 2)");
+  EXPECT_EQ(errorOf([&] { sim.run(-1); }), "Simulation: rounds must be >= 0, got -1");
+  EXPECT_EQ(errorOf([&] { sim.run(std::vector<std::int64_t>{1}); }),
+            "Simulation::run: 1 round counts for 2 samples");
+  EXPECT_EQ(errorOf([&] { Sim<TypeParam>(hopProgram(), net, 0); }),
+            "Simulation: samples must be >= 1, got 0");
+}
+
+}  // namespace
+}  // namespace kfield::test
