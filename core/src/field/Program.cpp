@@ -154,20 +154,35 @@ std::int32_t Program::addExport(const std::string& path, Operand x, bool fresh) 
   return index;
 }
 
-std::int32_t Program::beginShare(const std::string& path, Operand previous) {
-  // The previous value goes out first, so that this round's folds see it as the device's
-  // own entry; endShare overwrites it with the new value, which neighbours read next round.
-  const std::int32_t index = addExport(path, previous, true);
+// A share is one export plane: last round's shared value is this round's state, read back
+// from the plane (keyed like any export), so it needs no state plane of its own.
+std::pair<std::string, std::int32_t> Program::beginShare(Operand init) {
+  const std::string path = call("share");
+  pushLevel(path);
+  traced_.exports.push_back({path, keyed()});
+  const auto index = static_cast<std::int32_t>(traced_.exports.size() - 1);
+  Op op;
+  op.code = OpCode::ShareRead;
+  op.a = init;
+  op.plane = index;
+  op.mask = mask_;
+  op.context = context_;
+  op.keyed = keyed();
+  graph::Node node{"share.read", path, {"export:" + path, keyOf(init)}, {}, false};
+  if (mask_ >= 0) node.reads.push_back("v" + std::to_string(mask_));
+  if (context_ >= 0) node.reads.push_back("v" + std::to_string(context_));
+  const Operand read = record(op, node);
   NbrExpression e;
   e.code = EntryCode::Neighbour;
   e.plane = index;
+  e.local = read;  // the device's own entry: what it shared last round
   traced_.expressions.push_back(e);
-  return static_cast<std::int32_t>(traced_.expressions.size() - 1);
+  return {path, static_cast<std::int32_t>(traced_.expressions.size() - 1)};
 }
 
-void Program::endShare(const std::string& path, std::int32_t state, Operand next) {
+void Program::endShare(const std::string& path, Operand next) {
   addExport(path, next, false);
-  endRemember(path, state, next);
+  popLevel();
 }
 
 std::int32_t Program::nbrCombine(EntryCode code, std::int32_t a, std::int32_t b) {
@@ -202,6 +217,7 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
       case EntryCode::Neighbour:
         op.plane = x.plane;
         op.keyed = traced_.exports[x.plane].keyed ? 1 : 0;
+        op.slot = x.local.slot;
         node.reads.push_back("export:" + traced_.exports[x.plane].path);
         break;
       case EntryCode::EdgeLength:

@@ -81,10 +81,9 @@ class Program {
   // returns the new value, which is kept and shared. Information moves one hop per round.
   template <class T, class Update>
   Field<T> share(const Field<T>& init, Update&& update) {
-    const auto [path, state, read] = beginRemember(init.operand(), "share");
-    const std::int32_t shared = beginShare(path, read);
+    const auto [path, shared] = beginShare(init.operand());
     const Field<T> next = update(NbrField<T>(this, shared, false));
-    endShare(path, state, next.operand());
+    endShare(path, next.operand());
     return next;
   }
   template <class T, class Update>
@@ -203,8 +202,8 @@ class Program {
   std::int32_t neighborsExpression(impl::Operand x);
   RememberScope beginRemember(impl::Operand init, const char* name);
   std::int32_t addExport(const std::string& path, impl::Operand value, bool fresh);
-  std::int32_t beginShare(const std::string& path, impl::Operand previous);
-  void endShare(const std::string& path, std::int32_t state, impl::Operand next);
+  std::pair<std::string, std::int32_t> beginShare(impl::Operand init);
+  void endShare(const std::string& path, impl::Operand next);
   void endRemember(const std::string& path, std::int32_t state, impl::Operand next);
   BranchScope beginBranch(impl::Operand cond);
   void enterSide(const BranchScope& scope, bool left);

@@ -115,7 +115,7 @@ class BasicSimulation {
   }
   void uploadSensors();
   void reorder(const std::vector<std::int64_t>& sampleAt);  // new position -> sample
-  void round(std::int64_t live, bool trackChanges);
+  void round(std::int64_t live, bool trackChanges, bool writeOutput = true);
 
   TracedProgram program_;
   ExecSpace space_;
@@ -211,7 +211,7 @@ void BasicSimulation<ExecSpace>::reorder(const std::vector<std::int64_t>& sample
 }
 
 template <class ExecSpace>
-void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges) {
+void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, bool writeOutput) {
   impl::RoundKernel<ExecSpace> k;
   k.ops = ops_;
   k.entries = entries_;
@@ -225,6 +225,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges) {
   k.stateKeys = stateKeys_;
   k.output = output_;
   if (trackChanges) k.changed = changed_;
+  k.writeOutput = writeOutput || trackChanges;
   k.devices = devices_;
   k.live = live;
   k.slots = program_.slots;
@@ -232,7 +233,11 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges) {
   using Tuning = impl::RoundTuning<ExecSpace>;
   k.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / live);
   auto freshHost = Kokkos::create_mirror_view(fresh_);
-  for (std::int64_t p = 0; p < samples_; ++p) freshHost(p) = roundsDone_[sampleAt_[p]] == 0;
+  k.anyFresh = false;
+  for (std::int64_t p = 0; p < samples_; ++p) {
+    freshHost(p) = roundsDone_[sampleAt_[p]] == 0;
+    k.anyFresh = k.anyFresh || (p < live && freshHost(p) != 0);
+  }
   Kokkos::deep_copy(fresh_, freshHost);
   k.fresh = fresh_;
   const std::int64_t tiles = (devices_ + k.tileDevices - 1) / k.tileDevices;
@@ -259,10 +264,14 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
   uploadSensors();
   reorder(order);
   const std::int64_t longest = roundsPerSample[order[0]];
-  for (std::int64_t k = 0; k < longest; ++k) {
+  auto liveAt = [&](std::int64_t k) {
     std::int64_t live = 0;
     while (live < samples_ && roundsPerSample[sampleAt_[live]] > k) ++live;
-    round(live, false);
+    return live;
+  };
+  for (std::int64_t k = 0; k < longest; ++k) {
+    const std::int64_t live = liveAt(k);
+    round(live, false, liveAt(k + 1) < live);  // the output only where a sample ends
   }
 }
 

@@ -17,6 +17,7 @@ enum class OpCode : std::int32_t {
   ContextMix,     // out = the alignment context of key b inside context a
   RememberRead,   // out = this device's state, or a (the initial value) when it has none
   RememberWrite,  // state = a
+  ShareRead,      // out = the value this device shared last round, or a (initial) if none
   Export,         // export plane = a, for neighbours to read next round
   Fold,           // out = fold over the neighbourhood of the entry program
   Output          // output plane = a
@@ -59,7 +60,8 @@ struct EntryOp {
   std::int32_t a = -1, b = -1;  // registers
   std::int32_t plane = -1;      // Neighbour: export index
   std::int32_t keyed = 0;       // Neighbour: the export is conditional (has presence keys)
-  std::int32_t slot = -1;       // Local
+  std::int32_t slot = -1;       // Local; Neighbour: where the device's own value is, if not
+                                // in its export (share: the value it shared last round)
   double constant = 0.0;
 };
 

@@ -50,6 +50,8 @@ struct RoundKernel {
   Plane sensors, exportsNow, exportsPrev, presenceNow, presencePrev, states, stateKeys, output;
   Kokkos::View<int*, Memory> changed;  // per sample position; empty when not tracked
   Kokkos::View<const int*, Memory> fresh;  // per sample position: 1 in the sample's first round
+  bool anyFresh = true;                    // some live sample is in its first round
+  bool writeOutput = true;                 // some live sample may end with this round
   std::int64_t devices = 0;
   std::int64_t live = 0;  // samples taking this round: positions [0, live)
   std::int64_t tileDevices = 1;
@@ -63,14 +65,10 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
     const std::int64_t first = team.league_rank() * tileDevices;
     const std::int64_t count = (devices - first < tileDevices ? devices - first : tileDevices);
-    const std::int64_t elements = count * live;
     const std::int64_t stride = tileDevices * live;
     double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(scratchBytes()));
     for (int i = 0; i < opCount; ++i) {
-      const Op op = ops(i);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, elements), [&](std::int64_t e) {
-        step(op, scratch, stride, first + e / live, e % live, e);
-      });
+      run(team, ops(i), scratch, stride, first, count);
       team.team_barrier();
     }
   }
@@ -88,76 +86,148 @@ struct RoundKernel {
     return op.context >= 0 ? scratch[op.context * stride + e] : 1.0;
   }
 
-  KOKKOS_INLINE_FUNCTION void step(const Op& op, double* scratch, std::int64_t stride,
-                                   std::int64_t d, std::int64_t s, std::int64_t e) const {
-    double* out = op.out >= 0 ? scratch + op.out * stride : nullptr;
-    const double a = value(op.a, scratch, stride, e);
-    switch (op.code) {
-      case OpCode::Sense: out[e] = sensors(op.plane * devices + d, s); break;
-      case OpCode::Uid: out[e] = double(d); break;
-      case OpCode::Neg: out[e] = -a; break;
-      case OpCode::Not: out[e] = a == 0.0 ? 1.0 : 0.0; break;
-      case OpCode::Abs: out[e] = math::fabs(a); break;
-      case OpCode::Sqrt: out[e] = math::sqrt(a); break;
-      case OpCode::Mux: {
-        out[e] = a != 0.0 ? value(op.b, scratch, stride, e) : value(op.c, scratch, stride, e);
-        break;
-      }
-      case OpCode::ContextMix: out[e] = contextMix(a, value(op.b, scratch, stride, e)); break;
-      case OpCode::RememberRead: {
-        const std::int64_t row = op.plane * devices + d;
-        bool held;
-        if (op.keyed) {
-          const double key = keyOf(op, scratch, stride, e);
-          held = key != 0.0 && stateKeys(row, s) == key;
-        } else {
-          held = fresh(s) == 0;
-        }
-        out[e] = held ? states(row, s) : a;
-        break;
-      }
-      case OpCode::RememberWrite: {
-        const std::int64_t row = op.plane * devices + d;
-        states(row, s) = a;
-        if (op.keyed) stateKeys(row, s) = keyOf(op, scratch, stride, e);
-        break;
-      }
-      case OpCode::Export: {
-        const std::int64_t row = op.plane * devices + d;
-        exportsNow(row, s) = a;
-        if (op.keyed) presenceNow(row, s) = keyOf(op, scratch, stride, e);
-        break;
-      }
-      case OpCode::Fold: out[e] = fold(op, scratch, stride, d, s, e); break;
-      case OpCode::Output: {
-        if (changed.extent(0) > 0 && !(output(d, s) == a) &&
-            !(output(d, s) != output(d, s) && a != a)) {
-          changed(s) = 1;  // any writer writes 1: the same result whatever the order
-        }
-        output(d, s) = a;
-        break;
-      }
-      default: out[e] = binary(op.code, a, value(op.b, scratch, stride, e));
+  // f(element) for every element of the tile: device-sample pairs, samples contiguous.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void forElements(const Team& team, std::int64_t count, const F& f) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * live), f);
+  }
+  // f(tile device, device, sample, element) for every element, device by device.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void forDevices(const Team& team, std::int64_t first, std::int64_t count,
+                                         const F& f) const {
+    if (live == 1) {  // one sample: no inner loop to set up per device
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
+                           [&](std::int64_t dl) { f(first + dl, 0, dl); });
+      return;
+    }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::int64_t dl) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live), [&](std::int64_t s) {
+        f(first + dl, s, dl * live + s);
+      });
+    });
+  }
+
+  // out = f(a, b) over the tile, with the operands' kinds (slot or constant) decided once.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void elementwise(const Team& team, const Op& op, double* scratch,
+                                          std::int64_t stride, std::int64_t count,
+                                          const F& f) const {
+    double* out = scratch + op.out * stride;
+    const double* a = op.a.slot >= 0 ? scratch + op.a.slot * stride : nullptr;
+    const double* b = op.b.slot >= 0 ? scratch + op.b.slot * stride : nullptr;
+    const double ca = op.a.constant, cb = op.b.constant;
+    if (a && b) {
+      forElements(team, count, [&](std::int64_t e) { out[e] = f(a[e], b[e]); });
+    } else if (a) {
+      forElements(team, count, [&](std::int64_t e) { out[e] = f(a[e], cb); });
+    } else if (b) {
+      forElements(team, count, [&](std::int64_t e) { out[e] = f(ca, b[e]); });
+    } else {
+      forElements(team, count, [&](std::int64_t e) { out[e] = f(ca, cb); });
     }
   }
 
-  KOKKOS_INLINE_FUNCTION static double binary(OpCode code, double a, double b) {
-    switch (code) {
-      case OpCode::Add: return a + b;
-      case OpCode::Sub: return a - b;
-      case OpCode::Mul: return a * b;
-      case OpCode::Div: return a / b;
-      case OpCode::Min: return b < a ? b : a;
-      case OpCode::Max: return a < b ? b : a;
-      case OpCode::Less: return a < b ? 1.0 : 0.0;
-      case OpCode::LessEqual: return a <= b ? 1.0 : 0.0;
-      case OpCode::Greater: return a > b ? 1.0 : 0.0;
-      case OpCode::GreaterEqual: return a >= b ? 1.0 : 0.0;
-      case OpCode::Equal: return a == b ? 1.0 : 0.0;
-      case OpCode::NotEqual: return a != b ? 1.0 : 0.0;
-      case OpCode::And: return (a != 0.0 && b != 0.0) ? 1.0 : 0.0;
-      case OpCode::Or: return (a != 0.0 || b != 0.0) ? 1.0 : 0.0;
-      default: return 0.0;
+  KOKKOS_INLINE_FUNCTION void run(const Team& team, const Op& op, double* scratch,
+                                  std::int64_t stride, std::int64_t first,
+                                  std::int64_t count) const {
+    auto apply = [&](const auto& f) { elementwise(team, op, scratch, stride, count, f); };
+    switch (op.code) {
+      case OpCode::Neg: return apply([](double x, double) { return -x; });
+      case OpCode::Not: return apply([](double x, double) { return x == 0.0 ? 1.0 : 0.0; });
+      case OpCode::Abs: return apply([](double x, double) { return math::fabs(x); });
+      case OpCode::Sqrt: return apply([](double x, double) { return math::sqrt(x); });
+      case OpCode::Add: return apply([](double x, double y) { return x + y; });
+      case OpCode::Sub: return apply([](double x, double y) { return x - y; });
+      case OpCode::Mul: return apply([](double x, double y) { return x * y; });
+      case OpCode::Div: return apply([](double x, double y) { return x / y; });
+      case OpCode::Min: return apply([](double x, double y) { return y < x ? y : x; });
+      case OpCode::Max: return apply([](double x, double y) { return x < y ? y : x; });
+      case OpCode::Less: return apply([](double x, double y) { return x < y ? 1.0 : 0.0; });
+      case OpCode::LessEqual: return apply([](double x, double y) { return x <= y ? 1.0 : 0.0; });
+      case OpCode::Greater: return apply([](double x, double y) { return x > y ? 1.0 : 0.0; });
+      case OpCode::GreaterEqual:
+        return apply([](double x, double y) { return x >= y ? 1.0 : 0.0; });
+      case OpCode::Equal: return apply([](double x, double y) { return x == y ? 1.0 : 0.0; });
+      case OpCode::NotEqual: return apply([](double x, double y) { return x != y ? 1.0 : 0.0; });
+      case OpCode::And:
+        return apply([](double x, double y) { return (x != 0.0 && y != 0.0) ? 1.0 : 0.0; });
+      case OpCode::Or:
+        return apply([](double x, double y) { return (x != 0.0 || y != 0.0) ? 1.0 : 0.0; });
+      case OpCode::ContextMix: return apply([](double x, double y) { return contextMix(x, y); });
+      case OpCode::Mux: {
+        // Each operand as a base and a step (0 for a constant): no test per element.
+        double* out = scratch + op.out * stride;
+        const auto at = [&](const Operand& o) { return o.slot >= 0 ? scratch + o.slot * stride : &o.constant; };
+        const double *a = at(op.a), *b = at(op.b), *c = at(op.c);
+        const std::int64_t sa = op.a.slot >= 0, sb = op.b.slot >= 0, sc = op.c.slot >= 0;
+        forElements(team, count, [&](std::int64_t e) {
+          out[e] = a[e * sa] != 0.0 ? b[e * sb] : c[e * sc];
+        });
+        return;
+      }
+      case OpCode::Fold: return fold(team, op, scratch, stride, first, count);
+      default: break;
+    }
+    perDevice(team, op, scratch, stride, first, count);
+  }
+
+  // Operations that touch the planes kept across rounds: sensors, states, exports, output.
+  KOKKOS_INLINE_FUNCTION void perDevice(const Team& team, const Op& op, double* scratch,
+                                        std::int64_t stride, std::int64_t first,
+                                        std::int64_t count) const {
+    double* out = op.out >= 0 ? scratch + op.out * stride : nullptr;
+    const std::int64_t base = op.plane * devices;
+    auto each = [&](const auto& f) { forDevices(team, first, count, f); };
+    auto a = [&](std::int64_t e) { return value(op.a, scratch, stride, e); };
+    switch (op.code) {
+      case OpCode::Sense:
+        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          out[e] = sensors(base + d, s);
+        });
+      case OpCode::Uid:
+        return each([&](std::int64_t d, std::int64_t, std::int64_t e) { out[e] = double(d); });
+      case OpCode::RememberRead:
+        if (op.keyed) {
+          return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+            const double key = keyOf(op, scratch, stride, e);
+            out[e] = key != 0.0 && stateKeys(base + d, s) == key ? states(base + d, s) : a(e);
+          });
+        }
+        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          out[e] = fresh(s) == 0 ? states(base + d, s) : a(e);
+        });
+      case OpCode::ShareRead:
+        if (op.keyed) {
+          return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+            const double key = keyOf(op, scratch, stride, e);
+            presenceNow(base + d, s) = key;  // this round's folds check alignment against it
+            out[e] = key != 0.0 && presencePrev(base + d, s) == key ? exportsPrev(base + d, s)
+                                                                     : a(e);
+          });
+        }
+        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          out[e] = fresh(s) == 0 ? exportsPrev(base + d, s) : a(e);
+        });
+      case OpCode::RememberWrite:
+        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          states(base + d, s) = a(e);
+          if (op.keyed) stateKeys(base + d, s) = keyOf(op, scratch, stride, e);
+        });
+      case OpCode::Export:
+        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          exportsNow(base + d, s) = a(e);
+          if (op.keyed) presenceNow(base + d, s) = keyOf(op, scratch, stride, e);
+        });
+      case OpCode::Output:
+        if (!writeOutput) return;
+        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          const double v = a(e), old = output(d, s);
+          if (changed.extent(0) > 0 && !(old == v) && !(old != old && v != v)) {
+            changed(s) = 1;  // any writer writes 1: the same result whatever the order
+          }
+          output(d, s) = v;
+        });
+      default: return;
     }
   }
 
@@ -187,38 +257,104 @@ struct RoundKernel {
     return true;
   }
 
-  KOKKOS_INLINE_FUNCTION double fold(const Op& op, const double* scratch, std::int64_t stride,
-                                     std::int64_t d, std::int64_t s, std::int64_t e) const {
+  // Calls f(combine) with the fold's combining function as a type, so that the loops below
+  // are compiled once per fold kind with nothing to decide inside them.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void withCombine(FoldCode code, const F& f) {
+    switch (code) {
+      case FoldCode::Min: return f([](double acc, double v) { return v < acc ? v : acc; });
+      case FoldCode::Max: return f([](double acc, double v) { return acc < v ? v : acc; });
+      case FoldCode::Sum: return f([](double acc, double v) { return acc + v; });
+      default: return f([](double acc, double) { return acc + 1.0; });  // Count
+    }
+  }
+
+  // Folds in CSR order. Neighbours outer, samples inner: the same operations per (device,
+  // sample) in the same order, with the samples of a row contiguous.
+  KOKKOS_INLINE_FUNCTION void fold(const Team& team, const Op& op, double* scratch,
+                                   std::int64_t stride, std::int64_t first,
+                                   std::int64_t count) const {
     const double inf = math::infinity();
-    double acc = op.fold == FoldCode::Min ? inf : op.fold == FoldCode::Max ? -inf : 0.0;
-    for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
-      const std::int64_t j = net.neighbours(k);
-      const bool self = j == d;
-      if (self ? op.excludeSelf != 0 : !aligned(op, d, j, s)) continue;
-      double reg[kMaxEntryOps];
-      for (int r = 0; r < op.entryCount; ++r) {
-        const EntryOp& x = entries(op.entryBegin + r);
-        switch (x.code) {
-          case EntryCode::Neighbour: {
-            const std::int64_t row = x.plane * devices;
-            reg[r] = self ? exportsNow(row + d, s) : exportsPrev(row + j, s);
-            break;
+    const double init = op.fold == FoldCode::Min ? inf : op.fold == FoldCode::Max ? -inf : 0.0;
+    double* out = scratch + op.out * stride;
+    const EntryOp only = entries(op.entryBegin);
+    const bool plain = op.entryCount == 1 && only.code == EntryCode::Neighbour && !only.keyed;
+    withCombine(op.fold, [&](const auto& combine) {
+      if (plain && live == 1) {  // the hot case of a single sample, scalar all through
+        const std::int64_t row = only.plane * devices;
+        const bool first0 = anyFresh && fresh(0) != 0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::int64_t dl) {
+          const std::int64_t d = first + dl;
+          double acc = init;
+          for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
+            const std::int64_t j = net.neighbours(k);
+            if (j == d) {
+              if (op.excludeSelf == 0) {
+                acc = combine(acc, only.slot >= 0 ? scratch[only.slot * stride + dl]
+                                                  : exportsNow(row + d, 0));
+              }
+            } else if (!first0) {
+              acc = combine(acc, exportsPrev(row + j, 0));
+            }
           }
-          case EntryCode::EdgeLength: reg[r] = net.lengths(k); break;
-          case EntryCode::Local: reg[r] = scratch[x.slot * stride + e]; break;
-          case EntryCode::Constant: reg[r] = x.constant; break;
-          default: reg[r] = entryBinary(x.code, reg[x.a], reg[x.b]);
-        }
+          out[dl] = acc;
+        });
+        return;
       }
-      const double v = reg[op.entryCount - 1];
-      switch (op.fold) {
-        case FoldCode::Min: acc = v < acc ? v : acc; break;
-        case FoldCode::Max: acc = acc < v ? v : acc; break;
-        case FoldCode::Sum: acc = acc + v; break;
-        case FoldCode::Count: acc = acc + 1.0; break;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::int64_t dl) {
+        const std::int64_t d = first + dl;
+        double* acc = out + dl * live;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live),
+                             [&](std::int64_t s) { acc[s] = init; });
+        for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
+          const std::int64_t j = net.neighbours(k);
+          const bool self = j == d;
+          if (self && op.excludeSelf != 0) continue;
+          if (plain) {  // one unconditional export: the common case, no entry program
+            const std::int64_t row = only.plane * devices;
+            const double* v = !self              ? &exportsPrev(row + j, 0)
+                              : only.slot >= 0 ? scratch + only.slot * stride + dl * live
+                                               : &exportsNow(row + d, 0);
+            if (self || !anyFresh) {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live),
+                                   [&](std::int64_t s) { acc[s] = combine(acc[s], v[s]); });
+            } else {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live), [&](std::int64_t s) {
+                if (fresh(s) == 0) acc[s] = combine(acc[s], v[s]);
+              });
+            }
+            continue;
+          }
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live), [&](std::int64_t s) {
+            if (!self && !aligned(op, d, j, s)) return;
+            acc[s] = combine(acc[s], entryValue(op, scratch, stride, d, j, k, s, dl * live + s));
+          });
+        }
+      });
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION double entryValue(const Op& op, const double* scratch,
+                                           std::int64_t stride, std::int64_t d, std::int64_t j,
+                                           std::int64_t k, std::int64_t s, std::int64_t e) const {
+    double reg[kMaxEntryOps];
+    for (int r = 0; r < op.entryCount; ++r) {
+      const EntryOp& x = entries(op.entryBegin + r);
+      switch (x.code) {
+        case EntryCode::Neighbour: {
+          const std::int64_t row = x.plane * devices;
+          reg[r] = j != d          ? exportsPrev(row + j, s)
+                   : x.slot >= 0 ? scratch[x.slot * stride + e]
+                                 : exportsNow(row + d, s);
+          break;
+        }
+        case EntryCode::EdgeLength: reg[r] = net.lengths(k); break;
+        case EntryCode::Local: reg[r] = scratch[x.slot * stride + e]; break;
+        case EntryCode::Constant: reg[r] = x.constant; break;
+        default: reg[r] = entryBinary(x.code, reg[x.a], reg[x.b]);
       }
     }
-    return acc;
+    return reg[op.entryCount - 1];
   }
 };
 
