@@ -127,7 +127,7 @@ NbrField<double> Program::edgeLength() {
 std::int32_t Program::neighborsExpression(Operand x) {
   const std::string path = call("neighbors");
   claimPath(path);
-  const std::int32_t index = addExport(path, x, true);
+  const std::int32_t index = addExport(path, x, -1);
   NbrExpression e;
   e.code = EntryCode::Neighbour;
   e.plane = index;
@@ -135,11 +135,13 @@ std::int32_t Program::neighborsExpression(Operand x) {
   return static_cast<std::int32_t>(traced_.expressions.size() - 1);
 }
 
-// Writes value (and, when keyed, this device's key) to the export plane; a new plane when
-// fresh, else the one most recently added (share writes its plane twice).
-std::int32_t Program::addExport(const std::string& path, Operand x, bool fresh) {
-  if (fresh) traced_.exports.push_back({path, keyed()});
-  const auto index = static_cast<std::int32_t>(traced_.exports.size() - 1);
+// Writes value (and, when keyed, this device's key) to export plane `index`, or to a new
+// plane when index < 0.
+std::int32_t Program::addExport(const std::string& path, Operand x, std::int32_t index) {
+  if (index < 0) {
+    traced_.exports.push_back({path, keyed()});
+    index = static_cast<std::int32_t>(traced_.exports.size() - 1);
+  }
   Op op;
   op.code = OpCode::Export;
   op.a = x;
@@ -180,16 +182,17 @@ std::pair<std::string, std::int32_t> Program::beginShare(Operand init) {
   return {path, static_cast<std::int32_t>(traced_.expressions.size() - 1)};
 }
 
-void Program::endShare(const std::string& path, Operand next) {
-  addExport(path, next, false);
+void Program::endShare(const std::string& path, std::int32_t shared, Operand next) {
+  addExport(path, next, traced_.expressions[shared].plane);
   popLevel();
 }
 
-std::int32_t Program::nbrCombine(EntryCode code, std::int32_t a, std::int32_t b) {
+std::int32_t Program::nbrCombine(EntryCode code, std::int32_t a, std::int32_t b, std::int32_t c) {
   NbrExpression e;
   e.code = code;
   e.a = a;
   e.b = b;
+  e.c = c;
   traced_.expressions.push_back(e);
   return static_cast<std::int32_t>(traced_.expressions.size() - 1);
 }
@@ -233,6 +236,7 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
       default:
         op.a = self(self, x.a);
         op.b = self(self, x.b);
+        if (x.c >= 0) op.c = self(self, x.c);
     }
     if (program.size() >= std::size_t(impl::kMaxEntryOps)) {
       traceError("a neighbour-field expression has more than " +
@@ -249,7 +253,7 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
   op.entryBegin = static_cast<std::int32_t>(traced_.entries.size());
   op.entryCount = static_cast<std::int32_t>(program.size());
   traced_.entries.insert(traced_.entries.end(), program.begin(), program.end());
-  static const char* names[] = {"fold.min", "fold.max", "fold.sum", "fold.count"};
+  static const char* names[] = {"fold.min", "fold.max", "fold.sum", "fold.count", "self"};
   node.kind = std::string(names[int(code)]) + (excludeSelf ? ".exclude_self" : "");
   node.reads.push_back("network:neighbours");
   return record(op, node);

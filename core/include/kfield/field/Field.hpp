@@ -49,6 +49,8 @@ class NbrField {
   Field<T> max() const;
   Field<T> sum() const;
   Field<int> count() const;
+  // The device's own entry (in a share: the value it shared last round).
+  Field<T> self() const;
 
  private:
   friend class Program;

@@ -1,5 +1,6 @@
 // The coordination library: gradients (G), broadcast, collection (C), sparse choice (S),
-// time (T), channel, gossip and consensus, as aggregate functions over a Program.
+// time (T), channel, gossip and consensus, as aggregate functions over a Program. Each one
+// is an ordinary user-level aggregate function: read them as examples.
 #ifndef KFIELD_FIELD_LIBRARY_HPP
 #define KFIELD_FIELD_LIBRARY_HPP
 
@@ -10,7 +11,7 @@ namespace kfield::lib {
 
 constexpr double kInfinity = math::infinity();
 
-// Hops to the nearest source (0 at sources, +inf where no source is reachable). A device k
+// G: hops to the nearest source (0 at sources, +inf where none is reachable). A device k
 // hops away is exact from round k + 1.
 inline Field<double> hopGradient(Program& p, const Field<bool>& source) {
   return p.aggregate("hopGradient", [&] {
@@ -20,12 +21,138 @@ inline Field<double> hopGradient(Program& p, const Field<bool>& source) {
   });
 }
 
-// Shortest-path distance to the nearest source along edge lengths.
+// G: shortest-path distance to the nearest source along edge lengths.
 inline Field<double> distanceGradient(Program& p, const Field<bool>& source) {
   return p.aggregate("distanceGradient", [&] {
     return p.share(kInfinity, [&](const NbrField<double>& d) {
       return p.mux(source, 0.0, (d + p.edgeLength()).excludeSelf().min());
     });
+  });
+}
+
+// The value at the nearest source (by distance), carried down the gradient; where several
+// neighbours are equally near, the smallest of their values.
+inline Field<double> broadcast(Program& p, const Field<bool>& source, const Field<double>& value) {
+  return p.aggregate("broadcast", [&] {
+    const Field<double> d = distanceGradient(p, source);
+    return p.share(kInfinity, [&](const NbrField<double>& carried) {
+      const NbrField<double> through = p.neighbors(d) + p.edgeLength();
+      const Field<double> best = through.excludeSelf().min();
+      const Field<double> from = p.mux(through == best, carried, kInfinity).excludeSelf().min();
+      return p.mux(source, value, from);
+    });
+  });
+}
+
+// The neighbour a device hands its collected value to: the one nearest the source by hops,
+// the smallest id among equals; -1 at sources and where no source is reachable.
+inline Field<double> collectionParent(Program& p, const Field<double>& hops) {
+  const NbrField<double> theirs = p.neighbors(hops);
+  const Field<double> best = theirs.excludeSelf().min();
+  const Field<double> parent =
+      p.mux(theirs == best, p.neighbors(toDouble(p.uid())), kInfinity).excludeSelf().min();
+  return p.mux(hops == 0.0 || best == kInfinity, -1.0, parent);
+}
+
+namespace impl {
+// C: value combined with what the children hand over, each child once per round (CSR order).
+template <class Combine>
+Field<double> collect(Program& p, const char* name, const Field<bool>& source,
+                      Combine&& combine) {
+  return p.aggregate(name, [&] {
+    const Field<double> parent = collectionParent(p, hopGradient(p, source));
+    const NbrField<bool> child = p.neighbors(parent) == toDouble(p.uid());
+    return p.share(0.0, [&](const NbrField<double>& collected) {
+      return combine(child, collected);
+    });
+  });
+}
+}  // namespace impl
+
+// C: the sum of value over each source's catchment, at the source (in its tree's order).
+inline Field<double> collectSum(Program& p, const Field<bool>& source, const Field<double>& value) {
+  return impl::collect(p, "collectSum", source, [&](const auto& child, const auto& c) {
+    return value + p.mux(child, c, 0.0).excludeSelf().sum();
+  });
+}
+inline Field<double> collectMin(Program& p, const Field<bool>& source, const Field<double>& value) {
+  return impl::collect(p, "collectMin", source, [&](const auto& child, const auto& c) {
+    return min(value, p.mux(child, c, kInfinity).excludeSelf().min());
+  });
+}
+inline Field<double> collectMax(Program& p, const Field<bool>& source, const Field<double>& value) {
+  return impl::collect(p, "collectMax", source, [&](const auto& child, const auto& c) {
+    return max(value, p.mux(child, c, -kInfinity).excludeSelf().max());
+  });
+}
+inline Field<double> collectCount(Program& p, const Field<bool>& source) {
+  return collectSum(p, source, p.constant(1.0));
+}
+
+// S: sparse choice. A device leads when its id is the smallest within `radius` hops, so
+// leaders are more than `radius` hops apart (radius levels of neighbour minima: each level
+// settles one round after the one below). Returns the id of the nearest leader by distance
+// (the smallest among equally near ones).
+inline Field<double> election(Program& p, int radius) {
+  return p.aggregate("election", [&] {
+    const Field<double> id = toDouble(p.uid());
+    Field<double> smallest = id;
+    for (int k = 0; k < radius; ++k) smallest = min(smallest, p.neighbors(smallest).min());
+    return broadcast(p, smallest == id, id);
+  });
+}
+
+// T: a countdown from `duration` by `step` each round, held at 0.
+inline Field<double> timer(Program& p, double duration, double step = 1.0) {
+  return p.aggregate("timer", [&] {
+    return p.remember(duration, [&](Field<double> t) { return max(t - step, p.constant(0.0)); });
+  });
+}
+
+// T: value decaying by `factor` each round from its first.
+inline Field<double> decay(Program& p, const Field<double>& value, double factor) {
+  return p.aggregate("decay", [&] {
+    return p.remember(value, [&](Field<double> v) { return v * factor; });
+  });
+}
+
+// Gossip: the largest (smallest) value anywhere in the device's connected part of the network.
+inline Field<double> gossipMax(Program& p, const Field<double>& value) {
+  return p.aggregate("gossipMax", [&] {
+    return p.share(-kInfinity, [&](const NbrField<double>& n) { return max(value, n.max()); });
+  });
+}
+inline Field<double> gossipMin(Program& p, const Field<double>& value) {
+  return p.aggregate("gossipMin", [&] {
+    return p.share(kInfinity, [&](const NbrField<double>& n) { return min(value, n.min()); });
+  });
+}
+
+// Averaging consensus: x += rate * sum over neighbours of (theirs - mine), from value. With
+// rate below 1 / (largest degree) every part of the network converges to its mean.
+inline Field<double> consensus(Program& p, const Field<double>& value, double rate) {
+  return p.aggregate("consensus", [&] {
+    return p.share(value, [&](const NbrField<double>& x) {
+      const Field<double> mine = x.self();
+      return mine + (x - mine).excludeSelf().sum() * rate;
+    });
+  });
+}
+
+// A channel from source to destination: the devices whose distances to both add up to at
+// most the source-destination distance plus width. Obstacles are left out of the network
+// (a branch): gradients go round them.
+inline Field<bool> channel(Program& p, const Field<bool>& source, const Field<bool>& destination,
+                           const Field<bool>& obstacle, double width) {
+  return p.aggregate("channel", [&] {
+    return p.branch(
+        obstacle, [&] { return p.constant(false); },
+        [&] {
+          const Field<double> fromSource = distanceGradient(p, source);
+          const Field<double> toDestination = distanceGradient(p, destination);
+          const Field<double> span = broadcast(p, source, toDestination);
+          return fromSource + toDestination <= span + width;
+        });
   });
 }
 

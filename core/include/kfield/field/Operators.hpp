@@ -122,6 +122,19 @@ KFIELD_IMPL_NBR_BINARY(/, Div)
 #undef KFIELD_IMPL_NBR_BINARY
 
 template <class T>
+NbrField<bool> operator==(const NbrField<T>& a, const Field<T>& b) {
+  return a.program().template wrapNbr<bool>(
+      a.program().nbrCombine(impl::EntryCode::Equal, a.expression(), a.program().nbrLocal(b.operand())),
+      a.excludesSelf());
+}
+template <class T>
+NbrField<bool> operator<(const NbrField<T>& a, const Field<T>& b) {
+  return a.program().template wrapNbr<bool>(
+      a.program().nbrCombine(impl::EntryCode::Less, a.expression(), a.program().nbrLocal(b.operand())),
+      a.excludesSelf());
+}
+
+template <class T>
 Field<T> NbrField<T>::min() const {
   return program_->template wrap<T>(program_->fold(impl::FoldCode::Min, expression_, excludeSelf_));
 }
@@ -132,6 +145,10 @@ Field<T> NbrField<T>::max() const {
 template <class T>
 Field<T> NbrField<T>::sum() const {
   return program_->template wrap<T>(program_->fold(impl::FoldCode::Sum, expression_, excludeSelf_));
+}
+template <class T>
+Field<T> NbrField<T>::self() const {
+  return program_->template wrap<T>(program_->fold(impl::FoldCode::Self, expression_, false));
 }
 template <class T>
 Field<int> NbrField<T>::count() const {

@@ -83,7 +83,7 @@ class Program {
   Field<T> share(const Field<T>& init, Update&& update) {
     const auto [path, shared] = beginShare(init.operand());
     const Field<T> next = update(NbrField<T>(this, shared, false));
-    endShare(path, next.operand());
+    endShare(path, shared, next.operand());
     return next;
   }
   template <class T, class Update>
@@ -119,6 +119,13 @@ class Program {
   template <class T>
   Field<T> mux(const Field<bool>& cond, const Field<T>& a, T b) {
     return mux(cond, a, constant(b));
+  }
+  // Entry by entry across the neighbourhood.
+  template <class T>
+  NbrField<T> mux(const NbrField<bool>& cond, const NbrField<T>& a, T b) {
+    const std::int32_t otherwise = nbrLocal(impl::Operand{-1, static_cast<double>(b)});
+    return NbrField<T>(this, nbrCombine(impl::EntryCode::Mux, cond.expression(), a.expression(), otherwise),
+                       cond.excludesSelf() || a.excludesSelf());
   }
 
   // An aligned block whose key may differ per device: inside it a device hears only the
@@ -163,7 +170,8 @@ class Program {
   }
   impl::Operand emit(impl::OpCode code, const char* kind, impl::Operand a, impl::Operand b = {},
                      impl::Operand c = {});
-  std::int32_t nbrCombine(impl::EntryCode code, std::int32_t a, std::int32_t b);
+  std::int32_t nbrCombine(impl::EntryCode code, std::int32_t a, std::int32_t b,
+                          std::int32_t c = -1);
   std::int32_t nbrLocal(impl::Operand value);
   impl::Operand fold(impl::FoldCode code, std::int32_t expression, bool excludeSelf);
 
@@ -201,9 +209,9 @@ class Program {
   impl::Operand senseOperand(const std::string& name, SensorType type);
   std::int32_t neighborsExpression(impl::Operand x);
   RememberScope beginRemember(impl::Operand init, const char* name);
-  std::int32_t addExport(const std::string& path, impl::Operand value, bool fresh);
+  std::int32_t addExport(const std::string& path, impl::Operand value, std::int32_t index);
   std::pair<std::string, std::int32_t> beginShare(impl::Operand init);
-  void endShare(const std::string& path, impl::Operand next);
+  void endShare(const std::string& path, std::int32_t shared, impl::Operand next);
   void endRemember(const std::string& path, std::int32_t state, impl::Operand next);
   BranchScope beginBranch(impl::Operand cond);
   void enterSide(const BranchScope& scope, bool left);

@@ -79,8 +79,8 @@ class BasicSimulation {
   // roundsPerSample[s] more rounds for sample s: samples that stop early cost nothing after.
   void run(const std::vector<std::int64_t>& roundsPerSample);
 
-  // Rounds until each sample's output stays the same for one round, at most maxRounds more;
-  // returns the rounds each sample ran in this call.
+  // Rounds until a round changes nothing a sample keeps (its output, states and exports),
+  // at most maxRounds more; returns the rounds each sample ran in this call.
   std::vector<std::int64_t> runUntilStable(std::int64_t maxRounds);
 
   // The program's output, devices x samples, in sample order.

@@ -28,7 +28,7 @@ struct PlaneInfo {
 // A neighbour-field expression node, as traced (folds compile them into entry programs).
 struct NbrExpression {
   impl::EntryCode code = impl::EntryCode::Constant;
-  std::int32_t a = -1, b = -1;  // child expressions
+  std::int32_t a = -1, b = -1, c = -1;  // child expressions
   std::int32_t plane = -1;      // Neighbour: export index
   impl::Operand local;          // Local: the device's own value; Constant: constant
 };

@@ -23,7 +23,7 @@ enum class OpCode : std::int32_t {
   Output          // output plane = a
 };
 
-enum class FoldCode : std::int32_t { Min, Max, Sum, Count };
+enum class FoldCode : std::int32_t { Min, Max, Sum, Count, Self };  // Self: own entry only
 
 // An operand: a scratch slot, or a constant when slot < 0.
 struct Operand {
@@ -52,12 +52,14 @@ enum class EntryCode : std::int32_t {
   EdgeLength,  // length of the edge to the neighbour (0 to itself)
   Local,       // the device's own value of slot
   Constant,
-  Add, Sub, Mul, Div, Min, Max
+  Add, Sub, Mul, Div, Min, Max,
+  Less, Equal,  // 1 or 0
+  Mux           // a != 0 ? b : c
 };
 
 struct EntryOp {
   EntryCode code = EntryCode::Constant;
-  std::int32_t a = -1, b = -1;  // registers
+  std::int32_t a = -1, b = -1, c = -1;  // registers
   std::int32_t plane = -1;      // Neighbour: export index
   std::int32_t keyed = 0;       // Neighbour: the export is conditional (has presence keys)
   std::int32_t slot = -1;       // Local; Neighbour: where the device's own value is, if not

@@ -171,6 +171,14 @@ struct RoundKernel {
     perDevice(team, op, scratch, stride, first, count);
   }
 
+  // When changes are tracked: a value kept across rounds differs from last round's (NaN
+  // equals NaN). Any writer writes 1, so the flag is the same whatever the order.
+  KOKKOS_INLINE_FUNCTION void noteChange(double before, double after, std::int64_t s) const {
+    if (changed.extent(0) > 0 && !(before == after) && !(before != before && after != after)) {
+      changed(s) = 1;
+    }
+  }
+
   // Operations that touch the planes kept across rounds: sensors, states, exports, output.
   KOKKOS_INLINE_FUNCTION void perDevice(const Team& team, const Op& op, double* scratch,
                                         std::int64_t stride, std::int64_t first,
@@ -210,22 +218,21 @@ struct RoundKernel {
         });
       case OpCode::RememberWrite:
         return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          noteChange(states(base + d, s), a(e), s);
           states(base + d, s) = a(e);
           if (op.keyed) stateKeys(base + d, s) = keyOf(op, scratch, stride, e);
         });
       case OpCode::Export:
         return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          noteChange(exportsPrev(base + d, s), a(e), s);
           exportsNow(base + d, s) = a(e);
           if (op.keyed) presenceNow(base + d, s) = keyOf(op, scratch, stride, e);
         });
       case OpCode::Output:
         if (!writeOutput) return;
         return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          const double v = a(e), old = output(d, s);
-          if (changed.extent(0) > 0 && !(old == v) && !(old != old && v != v)) {
-            changed(s) = 1;  // any writer writes 1: the same result whatever the order
-          }
-          output(d, s) = v;
+          noteChange(output(d, s), a(e), s);
+          output(d, s) = a(e);
         });
       default: return;
     }
@@ -238,6 +245,8 @@ struct RoundKernel {
       case EntryCode::Mul: return a * b;
       case EntryCode::Div: return a / b;
       case EntryCode::Min: return b < a ? b : a;
+      case EntryCode::Less: return a < b ? 1.0 : 0.0;
+      case EntryCode::Equal: return a == b ? 1.0 : 0.0;
       default: return a < b ? b : a;  // Max
     }
   }
@@ -265,7 +274,8 @@ struct RoundKernel {
       case FoldCode::Min: return f([](double acc, double v) { return v < acc ? v : acc; });
       case FoldCode::Max: return f([](double acc, double v) { return acc < v ? v : acc; });
       case FoldCode::Sum: return f([](double acc, double v) { return acc + v; });
-      default: return f([](double acc, double) { return acc + 1.0; });  // Count
+      case FoldCode::Count: return f([](double acc, double) { return acc + 1.0; });
+      default: return f([](double, double v) { return v; });  // Self: only its entry is visited
     }
   }
 
@@ -289,11 +299,11 @@ struct RoundKernel {
           for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
             const std::int64_t j = net.neighbours(k);
             if (j == d) {
-              if (op.excludeSelf == 0) {
+              if (op.excludeSelf == 0 || op.fold == FoldCode::Self) {
                 acc = combine(acc, only.slot >= 0 ? scratch[only.slot * stride + dl]
                                                   : exportsNow(row + d, 0));
               }
-            } else if (!first0) {
+            } else if (!first0 && op.fold != FoldCode::Self) {
               acc = combine(acc, exportsPrev(row + j, 0));
             }
           }
@@ -309,7 +319,7 @@ struct RoundKernel {
         for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
           const std::int64_t j = net.neighbours(k);
           const bool self = j == d;
-          if (self && op.excludeSelf != 0) continue;
+          if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
           if (plain) {  // one unconditional export: the common case, no entry program
             const std::int64_t row = only.plane * devices;
             const double* v = !self              ? &exportsPrev(row + j, 0)
@@ -351,6 +361,7 @@ struct RoundKernel {
         case EntryCode::EdgeLength: reg[r] = net.lengths(k); break;
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + e]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;
+        case EntryCode::Mux: reg[r] = reg[x.a] != 0.0 ? reg[x.b] : reg[x.c]; break;
         default: reg[r] = entryBinary(x.code, reg[x.a], reg[x.b]);
       }
     }

@@ -1,0 +1,201 @@
+// The coordination library against exact references computed on the host.
+#include "FieldReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/field/Library.hpp>
+#include <kfield/field/Simulation.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Library : public ::testing::Test {};
+TYPED_TEST_SUITE(Library, Spaces, SpaceNames);
+
+template <class Space, class Build>
+std::vector<double> stableOutput(Build&& build, const Network& net,
+                                 const std::map<std::string, std::vector<double>>& sensors,
+                                 std::int64_t rounds = 0) {
+  BasicSimulation<Space> sim(trace(build), net, 1);
+  for (const auto& [name, values] : sensors) {
+    for (std::int64_t d = 0; d < net.devices(); ++d) sim.sensor(name).set(d, values[d]);
+  }
+  if (rounds > 0) {
+    sim.run(rounds);
+  } else {
+    sim.runUntilStable(100000);
+  }
+  const auto out = sim.output();
+  std::vector<double> result(net.devices());
+  for (std::int64_t d = 0; d < net.devices(); ++d) result[d] = out(d, 0);
+  return result;
+}
+
+std::vector<double> indicator(std::int64_t n, const std::vector<std::int64_t>& on) {
+  std::vector<double> v(n, 0.0);
+  for (auto d : on) v[d] = 1.0;
+  return v;
+}
+
+TYPED_TEST(Library, BroadcastCarriesTheNearestSourcesValue) {
+  const Network net = Network::grid(25, 18);
+  const std::vector<std::int64_t> sources{0, 230, 449};
+  std::vector<double> value(net.devices(), 0.0);
+  value[0] = 10, value[230] = 20, value[449] = 5;
+  const auto out = stableOutput<TypeParam>(
+      [](Program& p) {
+        return lib::broadcast(p, p.sense<bool>("source"), p.sense<double>("value"));
+      },
+      net, {{"source", indicator(net.devices(), sources)}, {"value", value}});
+  std::vector<std::vector<double>> dist;
+  for (auto s : sources) dist.push_back(dijkstra(net, {s}));
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    double best = lib::kInfinity, expected = lib::kInfinity;
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      if (dist[k][d] < best || (dist[k][d] == best && value[sources[k]] < expected)) {
+        best = dist[k][d], expected = value[sources[k]];
+      }
+    }
+    ASSERT_EQ(out[d], expected) << "device " << d;
+  }
+}
+
+TYPED_TEST(Library, CollectSumsCountsAndExtremesAtTheSource) {
+  const Network net = Network::randomGeometric(1500, 1.7, 21);
+  const auto hops = bfsHops(net, {0});
+  std::vector<double> value(net.devices());
+  for (std::int64_t d = 0; d < net.devices(); ++d) value[d] = double((d * 37) % 101) - 50.0;
+  double total = 0, lowest = lib::kInfinity, highest = -lib::kInfinity, reached = 0;
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    if (hops[d] == lib::kInfinity) continue;
+    total += value[d], lowest = std::min(lowest, value[d]), highest = std::max(highest, value[d]);
+    ++reached;
+  }
+  const std::map<std::string, std::vector<double>> sensors{
+      {"source", indicator(net.devices(), {0})}, {"value", value}};
+  auto at0 = [&](auto build) { return stableOutput<TypeParam>(build, net, sensors)[0]; };
+  EXPECT_EQ(at0([](Program& p) {
+              return lib::collectSum(p, p.sense<bool>("source"), p.sense<double>("value"));
+            }),
+            total);  // integers: exact in any order
+  EXPECT_EQ(stableOutput<TypeParam>(
+                [](Program& p) { return lib::collectCount(p, p.sense<bool>("source")); }, net,
+                {{"source", indicator(net.devices(), {0})}})[0],
+            reached);
+  EXPECT_EQ(at0([](Program& p) {
+              return lib::collectMin(p, p.sense<bool>("source"), p.sense<double>("value"));
+            }),
+            lowest);
+  EXPECT_EQ(at0([](Program& p) {
+              return lib::collectMax(p, p.sense<bool>("source"), p.sense<double>("value"));
+            }),
+            highest);
+}
+
+TYPED_TEST(Library, ElectionLeadersAreSmallestIdsOfTheirBalls) {
+  const Network net = Network::randomGeometric(800, 1.6, 4);
+  const int radius = 3;
+  const auto out = stableOutput<TypeParam>([&](Program& p) { return lib::election(p, radius); },
+                                           net, {});
+  std::vector<bool> leader(net.devices());
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    const auto hops = bfsHops(net, {d});
+    bool smallest = true;
+    for (std::int64_t e = 0; e < d; ++e) smallest = smallest && hops[e] > radius;
+    leader[d] = smallest;
+  }
+  std::vector<std::int64_t> leaders;
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    if (leader[d]) leaders.push_back(d);
+  }
+  ASSERT_FALSE(leaders.empty());
+  std::vector<std::vector<double>> dist;
+  for (auto l : leaders) dist.push_back(dijkstra(net, {l}));
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    double best = lib::kInfinity, expected = lib::kInfinity;
+    for (std::size_t k = 0; k < leaders.size(); ++k) {
+      if (dist[k][d] < best) best = dist[k][d], expected = double(leaders[k]);
+    }
+    ASSERT_EQ(out[d], expected) << "device " << d;
+  }
+}
+
+TYPED_TEST(Library, GossipFindsTheExtremesOfEachConnectedPart) {
+  const Network net = Network::randomGeometric(600, 1.2, 8);  // sparse: several parts
+  std::vector<double> value(net.devices());
+  for (std::int64_t d = 0; d < net.devices(); ++d) value[d] = std::sin(double(d));
+  const auto maxima = stableOutput<TypeParam>(
+      [](Program& p) { return lib::gossipMax(p, p.sense<double>("value")); }, net,
+      {{"value", value}});
+  const auto minima = stableOutput<TypeParam>(
+      [](Program& p) { return lib::gossipMin(p, p.sense<double>("value")); }, net,
+      {{"value", value}});
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    const auto hops = bfsHops(net, {d});
+    double hi = -lib::kInfinity, lo = lib::kInfinity;
+    for (std::int64_t e = 0; e < net.devices(); ++e) {
+      if (hops[e] != lib::kInfinity) hi = std::max(hi, value[e]), lo = std::min(lo, value[e]);
+    }
+    ASSERT_EQ(maxima[d], hi) << d;
+    ASSERT_EQ(minima[d], lo) << d;
+  }
+}
+
+TYPED_TEST(Library, ConsensusKeepsTheMeanAndConverges) {
+  const Network net = Network::grid(8, 8, 8);
+  std::vector<double> value(net.devices());
+  for (std::int64_t d = 0; d < net.devices(); ++d) value[d] = double(d % 7);
+  const double mean = std::accumulate(value.begin(), value.end(), 0.0) / double(value.size());
+  const auto out = stableOutput<TypeParam>(
+      [](Program& p) { return lib::consensus(p, p.sense<double>("value"), 0.1); }, net,
+      {{"value", value}}, 2000);
+  for (std::int64_t d = 0; d < net.devices(); ++d) EXPECT_NEAR(out[d], mean, 1e-9) << d;
+}
+
+TYPED_TEST(Library, TimerAndDecayCountByRound) {
+  const Network net = Network::grid(2, 1);
+  const auto t = stableOutput<TypeParam>([](Program& p) { return lib::timer(p, 5.0); }, net, {}, 3);
+  EXPECT_EQ(t[0], 2.0);
+  const auto t9 = stableOutput<TypeParam>([](Program& p) { return lib::timer(p, 5.0); }, net, {}, 9);
+  EXPECT_EQ(t9[1], 0.0);
+  const auto v = stableOutput<TypeParam>(
+      [](Program& p) { return lib::decay(p, p.constant(8.0), 0.5); }, net, {}, 3);
+  EXPECT_EQ(v[0], 1.0);  // 8 * 0.5^3
+}
+
+// The channel goes round an obstacle wall: inside it devices are never in the channel, and
+// the channel's devices lie on shortest paths of the free network.
+TYPED_TEST(Library, ChannelAvoidsObstacles) {
+  const std::int64_t w = 15, h = 9;
+  const Network net = Network::grid(w, h);
+  std::vector<double> obstacle(net.devices(), 0.0);
+  for (std::int64_t y = 0; y < 7; ++y) obstacle[y * w + 7] = 1.0;  // a wall with a gap on top
+  const std::int64_t source = 4 * w + 1, destination = 4 * w + 13;
+  const auto out = stableOutput<TypeParam>(
+      [](Program& p) {
+        return toDouble(lib::channel(p, p.sense<bool>("source"), p.sense<bool>("destination"),
+                                     p.sense<bool>("obstacle"), 0.5));
+      },
+      net,
+      {{"source", indicator(net.devices(), {source})},
+       {"destination", indicator(net.devices(), {destination})},
+       {"obstacle", obstacle}});
+  EXPECT_EQ(out[source], 1.0);
+  EXPECT_EQ(out[destination], 1.0);
+  EXPECT_EQ(out[7 * w + 7], 1.0);  // through the gap
+  for (std::int64_t y = 0; y < 7; ++y) EXPECT_EQ(out[y * w + 7], 0.0) << "wall row " << y;
+  // On a 4-neighbour grid every cell on some shortest path (18 steps round the wall) is in,
+  // and cells off them are out.
+  EXPECT_EQ(out[4 * w + 3], 1.0);   // 2 + 16
+  EXPECT_EQ(out[0 * w + 1], 0.0);   // 4 + 22
+  EXPECT_EQ(out[1 * w + 10], 0.0);  // 18 + 6, behind the wall
+}
+
+}  // namespace
+}  // namespace kfield::test
