@@ -25,6 +25,7 @@ struct Command {
 };
 
 Command addInfoCommand(CLI::App& app);
+Command addRunCommand(CLI::App& app);
 
 }  // namespace kfield::cli
 

@@ -11,7 +11,7 @@
 int main(int argc, char* argv[]) {
   using namespace kfield::cli;
   CLI::App app{"kfield: aggregate (field-calculus) programs on Kokkos, bitwise reproducible.\n"
-               "Example: kfield info --json",
+               "Example: kfield run hop-gradient --network grid:1000x1000",
                "kfield"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", std::string(KFIELD_VERSION_STRING));
@@ -19,7 +19,7 @@ int main(int argc, char* argv[]) {
   app.add_option("--threads", threads, "Host threads for OpenMP (default: Kokkos' choice)")
       ->check(CLI::NonNegativeNumber);
 
-  const std::vector<Command> commands{addInfoCommand(app)};
+  const std::vector<Command> commands{addInfoCommand(app), addRunCommand(app)};
   // Set after the subcommands exist, which keep refusing extras: what none of them takes
   // comes back here, to be named in one line below.
   app.allow_extras();

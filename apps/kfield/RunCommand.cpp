@@ -1,0 +1,199 @@
+// kfield run: a library program over a network, to a fixed round or until stable.
+#include "Command.hpp"
+
+#include <kfield/field/Library.hpp>
+#include <kfield/field/Simulation.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <unistd.h>
+
+namespace kfield::cli {
+namespace {
+
+struct RunOptions {
+  std::string program;
+  std::string network = "grid:1000x1000";
+  std::int64_t rounds = -1;  // -1: until stable
+  std::int64_t maxRounds = 1000000;
+  std::int64_t samples = 1;
+  std::vector<std::int64_t> sources;
+  int radius = 2;
+  bool print = false;
+  std::string out;
+};
+
+// name -> program builder; the sensors every program may read: "source", "destination",
+// "obstacle", "value".
+const std::map<std::string, std::function<TracedProgram()>>& programs() {
+  using F = kfield::Field<double>;
+  static const std::map<std::string, std::function<TracedProgram()>> table{
+      {"hop-gradient", [] { return trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hop-gradient"); }},
+      {"distance-gradient", [] { return trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); }, "distance-gradient"); }},
+      {"broadcast", [] { return trace([](Program& p) { return lib::broadcast(p, p.sense<bool>("source"), p.sense<double>("value")); }, "broadcast"); }},
+      {"collect-sum", [] { return trace([](Program& p) { return lib::collectSum(p, p.sense<bool>("source"), p.sense<double>("value")); }, "collect-sum"); }},
+      {"gossip-max", [] { return trace([](Program& p) { return lib::gossipMax(p, p.sense<double>("value")); }, "gossip-max"); }},
+      {"channel", [] { return trace([](Program& p) -> F { return toDouble(lib::channel(p, p.sense<bool>("source"), p.sense<bool>("destination"), p.sense<bool>("obstacle"), 0.5)); }, "channel"); }},
+  };
+  return table;
+}
+
+std::string programNames() {
+  std::string names;
+  for (const auto& [name, build] : programs()) names += (names.empty() ? "" : ", ") + name;
+  return names + ", election, consensus";
+}
+
+TracedProgram buildProgram(const RunOptions& o, const Network& net) {
+  if (o.program == "election") {
+    return trace([&](Program& p) { return lib::election(p, o.radius); }, "election");
+  }
+  if (o.program == "consensus") {
+    std::int64_t degree = 0;
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      degree = std::max(degree, net.offsets()[d + 1] - net.offsets()[d] - 1);
+    }
+    const double rate = 1.0 / double(degree + 1);
+    return trace([&](Program& p) { return lib::consensus(p, p.sense<double>("value"), rate); },
+                 "consensus");
+  }
+  const auto found = programs().find(o.program);
+  if (found == programs().end()) {
+    throw UserError("unknown program '" + o.program + "' (programs: " + programNames() + ")");
+  }
+  return found->second();
+}
+
+// A progress bar on a terminal; nothing when stderr is a file or a pipe.
+class Progress {
+ public:
+  explicit Progress(std::int64_t total) : total_(total), shown_(isatty(2) != 0 && total >= 100) {}
+  void update(std::int64_t done) const {
+    if (!shown_) return;
+    const int width = 40, filled = int(width * done / std::max<std::int64_t>(total_, 1));
+    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
+              << done << "/" << total_ << " rounds" << std::flush;
+  }
+  ~Progress() {
+    if (shown_) std::cerr << "\r" << std::string(70, ' ') << "\r" << std::flush;
+  }
+
+ private:
+  std::int64_t total_;
+  bool shown_;
+};
+
+int runProgram(const RunOptions& o) {
+  if (o.rounds < -1) throw UserError("--rounds must be >= 0, got " + std::to_string(o.rounds));
+  if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
+  if (o.radius < 0) throw UserError("--radius must be >= 0, got " + std::to_string(o.radius));
+  if (!o.out.empty()) {
+    throw UserError("--out " + o.out + ": HDF5 export is not available in this build yet");
+  }
+  Network net = [&] {
+    try {
+      return Network::fromSpec(o.network);
+    } catch (const std::invalid_argument& e) {
+      throw UserError(std::string("--network: ") + e.what());
+    }
+  }();
+  const std::int64_t n = net.devices();
+  std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
+  for (std::int64_t s : sources) {
+    if (s < 0 || s >= n) {
+      throw UserError("--source " + std::to_string(s) + " is not a device of " + net.description() +
+                      " (0.." + std::to_string(n - 1) + ")");
+    }
+  }
+  const TracedProgram program = buildProgram(o, net);
+  Simulation sim(program, net, o.samples);
+  auto has = [&](const char* name) { return program.sensorIndex(name) >= 0; };
+  if (o.program == "channel") {
+    sim.sensor("source").set(sources[0], true);
+    sim.sensor("destination").set(sources.size() > 1 ? sources[1] : n - 1, true);
+  } else if (has("source")) {
+    for (std::int64_t s : sources) sim.sensor("source").set(s, true);
+  }
+  if (has("value")) {
+    const bool ones = o.program == "collect-sum";  // counts the devices
+    for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  std::int64_t ran = 0;
+  {
+    const std::int64_t total = o.rounds >= 0 ? o.rounds : o.maxRounds;
+    Progress progress(total);
+    const std::int64_t step = std::max<std::int64_t>(1, total / 100);
+    while (ran < total) {
+      const std::int64_t k = std::min(step, total - ran);
+      if (o.rounds >= 0) {
+        sim.run(k);
+        ran += k;
+      } else {
+        const auto done = sim.runUntilStable(k);
+        ran += *std::max_element(done.begin(), done.end());
+        if (*std::max_element(done.begin(), done.end()) < k) break;
+      }
+      progress.update(ran);
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const auto out = sim.output();
+  double lo = lib::kInfinity, hi = -lib::kInfinity, sum = 0;
+  std::int64_t finite = 0;
+  for (std::int64_t d = 0; d < n; ++d) {
+    const double v = out(d, 0);
+    if (!std::isfinite(v)) continue;
+    lo = std::min(lo, v), hi = std::max(hi, v), sum += v, ++finite;
+  }
+  std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
+            << (o.samples == 1 ? "" : "s") << "\n"
+            << "rounds: " << ran << (o.rounds < 0 ? " (until stable)" : "") << "\n"
+            << "device-rounds per second: " << double(n) * double(ran) / std::max(seconds, 1e-12)
+            << " (" << seconds << " s)\n"
+            << "final field (sample 0): " << finite << " finite of " << n;
+  if (finite > 0) std::cout << ", min " << lo << ", max " << hi << ", mean " << sum / double(finite);
+  std::cout << "\n";
+  if (o.print) {
+    std::cout.precision(17);
+    for (std::int64_t d = 0; d < n; ++d) {
+      std::cout << d;
+      for (std::int64_t s = 0; s < o.samples; ++s) std::cout << " " << out(d, s);
+      std::cout << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command addRunCommand(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* run = app.add_subcommand(
+      "run",
+      "Run a library program over a network.\n"
+      "Example: kfield run hop-gradient --network grid:1000x1000 --source 0 --rounds 500");
+  run->add_option("program", o->program, "hop-gradient, distance-gradient, broadcast, "
+                                         "collect-sum, election, channel, gossip-max, consensus")
+      ->required();
+  run->add_option("--network", o->network,
+                  "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED] or edges:FILE (default grid:1000x1000)");
+  run->add_option("--rounds", o->rounds, "Rounds to run (default: until stable)");
+  run->add_option("--max-rounds", o->maxRounds, "Cap when running until stable");
+  run->add_option("--samples", o->samples, "Samples run together (default 1)");
+  run->add_option("--source", o->sources, "Source device(s); channel: source then destination");
+  run->add_option("--radius", o->radius, "election: hops between leaders (default 2)");
+  run->add_flag("--print", o->print, "Write the final field, one 'device value' line each");
+  run->add_option("--out", o->out, "Write the fields to an HDF5 file");
+  run->fallthrough();  // --threads may follow the subcommand
+  return {run, [o] { return runProgram(*o); }};
+}
+
+}  // namespace kfield::cli
