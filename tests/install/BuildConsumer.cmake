@@ -12,7 +12,8 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build "${BUILD}"
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "building the examples against ${PREFIX} failed:\n${out}")
 endif()
-foreach(program "${BUILD}/hello_spaces" "${PREFIX}/bin/kfield;info")
+foreach(program "${BUILD}/hello_spaces" "${BUILD}/gradient" "${BUILD}/obstacle_avoidance"
+                "${PREFIX}/bin/kfield;info" "${PREFIX}/bin/kfield;run;hop-gradient;--network;grid:50x50")
   execute_process(COMMAND ${program} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT code EQUAL 0)
     message(FATAL_ERROR "${program} (built against ${PREFIX}) failed:\n${out}")
