@@ -68,6 +68,27 @@ std::string Program::keyOf(Operand v) const {
   return "v" + std::to_string(v.slot);
 }
 
+// An operation of an aligned call: it carries the current mask and alignment context, and
+// its node reads them.
+Op Program::alignedOp(OpCode code, Operand a, std::int32_t plane, bool keyedPlane,
+                      graph::Node& node) const {
+  Op op;
+  op.code = code;
+  op.a = a;
+  op.plane = plane;
+  op.mask = mask_;
+  op.context = context_;
+  op.keyed = keyedPlane ? 1 : 0;
+  if (mask_ >= 0) node.reads.push_back("v" + std::to_string(mask_));
+  if (context_ >= 0) node.reads.push_back("v" + std::to_string(context_));
+  return op;
+}
+
+std::int32_t Program::addExpression(const NbrExpression& e) {
+  traced_.expressions.push_back(e);
+  return static_cast<std::int32_t>(traced_.expressions.size() - 1);
+}
+
 Operand Program::record(Op op, graph::Node node) {
   if (finished_) traceError("the program is already finished");
   const auto id = static_cast<std::int32_t>(traced_.ops.size());
@@ -120,19 +141,16 @@ Operand Program::senseOperand(const std::string& name, SensorType type) {
 NbrField<double> Program::edgeLength() {
   NbrExpression e;
   e.code = EntryCode::EdgeLength;
-  traced_.expressions.push_back(e);
-  return NbrField<double>(this, static_cast<std::int32_t>(traced_.expressions.size() - 1), false);
+  return NbrField<double>(this, addExpression(e), false);
 }
 
 std::int32_t Program::neighborsExpression(Operand x) {
   const std::string path = call("neighbors");
   claimPath(path);
-  const std::int32_t index = addExport(path, x, -1);
   NbrExpression e;
   e.code = EntryCode::Neighbour;
-  e.plane = index;
-  traced_.expressions.push_back(e);
-  return static_cast<std::int32_t>(traced_.expressions.size() - 1);
+  e.plane = addExport(path, x, -1);
+  return addExpression(e);
 }
 
 // Writes value (and, when keyed, this device's key) to export plane `index`, or to a new
@@ -142,16 +160,8 @@ std::int32_t Program::addExport(const std::string& path, Operand x, std::int32_t
     traced_.exports.push_back({path, keyed()});
     index = static_cast<std::int32_t>(traced_.exports.size() - 1);
   }
-  Op op;
-  op.code = OpCode::Export;
-  op.a = x;
-  op.plane = index;
-  op.mask = mask_;
-  op.context = context_;
-  op.keyed = keyed();
   graph::Node node{"export", path, {keyOf(x)}, {"export:" + path}, false};
-  if (mask_ >= 0) node.reads.push_back("v" + std::to_string(mask_));
-  if (context_ >= 0) node.reads.push_back("v" + std::to_string(context_));
+  const Op op = alignedOp(OpCode::Export, x, index, traced_.exports[index].keyed, node);
   record(op, node);
   return index;
 }
@@ -163,23 +173,13 @@ std::pair<std::string, std::int32_t> Program::beginShare(Operand init) {
   pushLevel(path);
   traced_.exports.push_back({path, keyed()});
   const auto index = static_cast<std::int32_t>(traced_.exports.size() - 1);
-  Op op;
-  op.code = OpCode::ShareRead;
-  op.a = init;
-  op.plane = index;
-  op.mask = mask_;
-  op.context = context_;
-  op.keyed = keyed();
   graph::Node node{"share.read", path, {"export:" + path, keyOf(init)}, {}, false};
-  if (mask_ >= 0) node.reads.push_back("v" + std::to_string(mask_));
-  if (context_ >= 0) node.reads.push_back("v" + std::to_string(context_));
-  const Operand read = record(op, node);
   NbrExpression e;
   e.code = EntryCode::Neighbour;
   e.plane = index;
-  e.local = read;  // the device's own entry: what it shared last round
-  traced_.expressions.push_back(e);
-  return {path, static_cast<std::int32_t>(traced_.expressions.size() - 1)};
+  const Op op = alignedOp(OpCode::ShareRead, init, index, keyed(), node);
+  e.local = record(op, node);
+  return {path, addExpression(e)};  // its own entry: what the device shared last round
 }
 
 void Program::endShare(const std::string& path, std::int32_t shared, Operand next) {
@@ -193,16 +193,14 @@ std::int32_t Program::nbrCombine(EntryCode code, std::int32_t a, std::int32_t b,
   e.a = a;
   e.b = b;
   e.c = c;
-  traced_.expressions.push_back(e);
-  return static_cast<std::int32_t>(traced_.expressions.size() - 1);
+  return addExpression(e);
 }
 
 std::int32_t Program::nbrLocal(Operand value) {
   NbrExpression e;
   e.code = value.slot < 0 ? EntryCode::Constant : EntryCode::Local;
   e.local = value;
-  traced_.expressions.push_back(e);
-  return static_cast<std::int32_t>(traced_.expressions.size() - 1);
+  return addExpression(e);
 }
 
 Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool excludeSelf) {
@@ -264,27 +262,16 @@ Program::RememberScope Program::beginRemember(Operand init, const char* name) {
   pushLevel(path);
   const auto state = static_cast<std::int32_t>(traced_.states.size());
   traced_.states.push_back({path, keyed()});
-  Op op;
-  op.code = OpCode::RememberRead;
-  op.a = init;
-  op.plane = state;
-  op.mask = mask_;
-  op.context = context_;
-  op.keyed = keyed();
-  const Operand read =
-      record(op, graph::Node{"remember.read", path, {"state:" + path, keyOf(init)}, {}, false});
+  graph::Node node{"remember.read", path, {"state:" + path, keyOf(init)}, {}, false};
+  const Op op = alignedOp(OpCode::RememberRead, init, state, keyed(), node);
+  const Operand read = record(op, node);
   return {path, state, read};
 }
 
 void Program::endRemember(const std::string& path, std::int32_t state, Operand next) {
-  Op op;
-  op.code = OpCode::RememberWrite;
-  op.a = next;
-  op.plane = state;
-  op.mask = mask_;
-  op.context = context_;
-  op.keyed = traced_.states[state].keyed;
-  record(op, graph::Node{"remember.write", path, {keyOf(next)}, {"state:" + path}, false});
+  graph::Node node{"remember.write", path, {keyOf(next)}, {"state:" + path}, false};
+  const Op op = alignedOp(OpCode::RememberWrite, next, state, traced_.states[state].keyed, node);
+  record(op, node);
   popLevel();
 }
 

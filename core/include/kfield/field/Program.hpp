@@ -219,6 +219,9 @@ class Program {
   AlignScope beginAlign(impl::Operand key);
   void endAlign(const AlignScope& scope);
   impl::Operand record(impl::Op op, graph::Node node);
+  impl::Op alignedOp(impl::OpCode code, impl::Operand a, std::int32_t plane, bool keyedPlane,
+                     graph::Node& node) const;
+  std::int32_t addExpression(const NbrExpression& e);
   std::string keyOf(impl::Operand v) const;
   TracedProgram finishWith(impl::Operand output, SensorType type);
   bool keyed() const { return mask_ >= 0 || context_ >= 0; }
