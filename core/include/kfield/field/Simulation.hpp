@@ -18,6 +18,24 @@
 #include <vector>
 
 namespace kfield {
+namespace impl {
+
+// moved(r, s) = plane(r, from(s)): the sample columns of a plane in another order.
+template <class ExecSpace, class Plane, class From>
+Plane gatherSamples(const ExecSpace& space, const Plane& plane, const From& from) {
+  const auto samples = static_cast<std::int64_t>(plane.extent(1));
+  Plane moved(Kokkos::ViewAllocateWithoutInitializing(plane.label()), plane.extent(0), samples);
+  Kokkos::parallel_for(
+      "kfield::field::gather_samples",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, std::int64_t(plane.extent(0)) * samples),
+      KOKKOS_LAMBDA(std::int64_t t) {
+        const std::int64_t r = t / samples, s = t % samples;
+        moved(r, s) = plane(r, from(s));
+      });
+  return moved;
+}
+
+}  // namespace impl
 
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class BasicSimulation {
@@ -192,20 +210,9 @@ void BasicSimulation<ExecSpace>::reorder(const std::vector<std::int64_t>& sample
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> fromHost("from", samples_);
   for (std::int64_t p = 0; p < samples_; ++p) fromHost(p) = positionOf[sampleAt[p]];
   auto from = Kokkos::create_mirror_view_and_copy(Memory(), fromHost);
-  const std::int64_t samples = samples_;
   for (Plane* p : {&sensors_, &exportsNow_, &exportsPrev_, &presenceNow_, &presencePrev_,
                    &states_, &stateKeys_, &output_}) {
-    if (p->extent(0) == 0) continue;
-    Plane old = *p;
-    Plane moved(Kokkos::ViewAllocateWithoutInitializing(old.label()), old.extent(0), samples);
-    Kokkos::parallel_for(
-        "kfield::field::reorder_samples",
-        Kokkos::RangePolicy<ExecSpace>(space_, 0, std::int64_t(old.extent(0)) * samples),
-        KOKKOS_LAMBDA(std::int64_t t) {
-          const std::int64_t r = t / samples, s = t % samples;
-          moved(r, s) = old(r, from(s));
-        });
-    *p = moved;
+    if (p->extent(0) > 0) *p = impl::gatherSamples(space_, *p, from);
   }
   sampleAt_ = sampleAt;
 }
