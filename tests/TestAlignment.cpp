@@ -1,4 +1,5 @@
 // phyelds' alignment rules, made synchronous: who hears whom across branch, mux and align.
+#include "ErrorOf.hpp"
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
@@ -126,24 +127,17 @@ TYPED_TEST(Alignment, StateInsideAlignRestartsWhenTheKeyChanges) {
 }
 
 TEST(Trace, DuplicatePathsAndBadNamesAreRefused) {
-  auto errorOf = [](auto fn) {
-    try {
-      trace(fn);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_EQ(errorOf([](Program& p) {
+  auto traceError = [](auto fn) { return errorOf([&] { trace(fn); }); };
+  EXPECT_EQ(traceError([](Program& p) {
               p.pinned("beacon", [&] { return p.neighbors(p.constant(1.0)).sum(); });
               return p.pinned("beacon", [&] { return p.neighbors(p.constant(2.0)).sum(); });
             }),
             "trace: two call sites have the path 'beacon'");
-  EXPECT_EQ(errorOf([](Program& p) {
+  EXPECT_EQ(traceError([](Program& p) {
               return p.aggregate("a/b", [&] { return p.constant(1.0); });
             }),
             "trace: an aggregate name must be non-empty, without '/' or '@': 'a/b'");
-  EXPECT_EQ(errorOf([](Program& p) {
+  EXPECT_EQ(traceError([](Program& p) {
               p.sense<int>("x");
               return p.sense<double>("x");
             }),

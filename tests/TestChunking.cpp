@@ -1,3 +1,5 @@
+#include "ErrorOf.hpp"
+
 #include <kfield/sum/Chunking.hpp>
 #include <kfield/sum/Partials.hpp>
 
@@ -46,22 +48,15 @@ TEST(ChunkSamples, EveryChunkIsAWholeSubtree) {
 }
 
 TEST(ChunkSamples, BadArgumentsAreRefusedByName) {
-  auto message = [](auto f) {
-    try {
-      f();
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_EQ(message([] { chunkSamples(100, 8, 100, 3); }),
+  using test::errorOf;
+  EXPECT_EQ(errorOf([] { chunkSamples(100, 8, 100, 3); }),
             "chunkSamples: leaf must be a power of two, got 3");
-  EXPECT_EQ(message([] { chunkSamples(100, 8, -1, 4); }), "chunkSamples: n must be >= 0, got -1");
-  EXPECT_EQ(message([] { chunkSamples(100, 0, 1, 4); }),
+  EXPECT_EQ(errorOf([] { chunkSamples(100, 8, -1, 4); }), "chunkSamples: n must be >= 0, got -1");
+  EXPECT_EQ(errorOf([] { chunkSamples(100, 0, 1, 4); }),
             "chunkSamples: perSampleBytes must be > 0, got 0");
-  EXPECT_EQ(message([] { chunkSamples(-5, 8, 1, 4); }),
+  EXPECT_EQ(errorOf([] { chunkSamples(-5, 8, 1, 4); }),
             "chunkSamples: budgetBytes must be >= 0, got -5");
-  EXPECT_EQ(message([] { chunkSamples(100, 8, 10, 0); }),
+  EXPECT_EQ(errorOf([] { chunkSamples(100, 8, 10, 0); }),
             "chunkSamples: leaf must be a power of two, got 0");
 }
 

@@ -1,3 +1,4 @@
+#include "ErrorOf.hpp"
 #include "FieldReference.hpp"
 #include "TestSpaces.hpp"
 
@@ -148,14 +149,6 @@ TYPED_TEST(Field, SameBitsAsSerial) {
 TYPED_TEST(Field, BadSimulationInputIsRefusedByName) {
   const Network net = Network::grid(3, 3);
   Sim<TypeParam> sim(hopProgram(), net, 2);
-  auto errorOf = [](auto f) {
-    try {
-      f();
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_EQ(errorOf([&] { sim.sensor("obstacle"); }),
             "Simulation: program 'hop' reads no sensor named 'obstacle'");
   EXPECT_EQ(errorOf([&] { sim.sensor("source").set(9, true); }),

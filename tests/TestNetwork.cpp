@@ -1,3 +1,5 @@
+#include "ErrorOf.hpp"
+
 #include <kfield/field/Network.hpp>
 
 #include <gtest/gtest.h>
@@ -85,12 +87,7 @@ class EdgeFile : public ::testing::Test {
   void write(const std::string& text) { std::ofstream(path) << text; }
   void TearDown() override { std::remove(path.c_str()); }
   std::string errorOf() {
-    try {
-      Network::fromEdgeList(path);
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "no error";
+    return test::errorOf([&] { Network::fromEdgeList(path); });
   }
 };
 
@@ -137,12 +134,7 @@ TEST(Network, SpecsBuildTheirNetworks) {
 
 TEST(Network, BadSpecsAreRefusedByName) {
   auto errorOf = [](const std::string& spec) {
-    try {
-      Network::fromSpec(spec);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return test::errorOf([&] { Network::fromSpec(spec); });
   };
   const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED] or edges:FILE)";
   EXPECT_EQ(errorOf("mesh:4"), "network 'mesh:4' is not understood" + usage);

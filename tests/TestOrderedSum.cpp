@@ -1,3 +1,4 @@
+#include "ErrorOf.hpp"
 #include "SumReference.hpp"
 #include "TestSpaces.hpp"
 
@@ -79,31 +80,21 @@ TYPED_TEST(OrderedSum, OnlyThePrefixOfNElementsIsWritten) {
   EXPECT_EQ(toHost<TypeParam>(dst), (std::vector<double>{11, 22, -1, -1}));
 }
 
-template <class Space>
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 TYPED_TEST(OrderedSum, BadInputIsRefusedByName) {
   using View = Kokkos::View<double*, typename TypeParam::memory_space>;
   View a("a", 10), b("b", 10), shortOne("short", 5), dst("dst", 10);
-  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), dst, {a, shortOne}, 10); }),
+  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, shortOne}, 10); }),
             "orderedSum: src[1] has 5 elements, fewer than n = 10");
-  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), dst, {a, b}, -1); }),
+  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, b}, -1); }),
             "orderedSum: n must be >= 0, got -1");
-  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), dst, {}, 10); }),
+  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {}, 10); }),
             "orderedSum: needs at least one source");
-  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), dst, {a, dst}, 10); }),
+  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, dst}, 10); }),
             "orderedSum: src[1] overlaps dst; only src[0] may alias dst, and only as the same view");
   auto shifted = Kokkos::subview(dst, std::pair<int, int>(1, 10));
-  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), shifted, {dst, a}, 9); }),
+  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), shifted, {dst, a}, 9); }),
             "orderedSum: src[0] overlaps dst; only src[0] may alias dst, and only as the same view");
-  EXPECT_EQ(errorOf<TypeParam>([&] { orderedSum(TypeParam(), shortOne, {a, b}, 10); }),
+  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), shortOne, {a, b}, 10); }),
             "orderedSum: dst has 5 elements, fewer than n = 10");
 }
 
@@ -144,13 +135,13 @@ TYPED_TEST(OrderedSum, PrefixUpdatesTouchOnlyTheLivePrefixOfEveryRow) {
 TYPED_TEST(OrderedSum, PrefixUpdatesRefuseBadCounts) {
   using Plane = Kokkos::View<double**, Kokkos::LayoutRight, typename TypeParam::memory_space>;
   Plane acc("acc", 3, 5), g("g", 3, 5), tall("tall", 4, 5);
-  EXPECT_EQ(errorOf<TypeParam>([&] { accumulatePrefix(TypeParam(), acc, g, 6); }),
+  EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, g, 6); }),
             "accumulatePrefix: count must be in [0, 5] (the samples of acc), got 6");
-  EXPECT_EQ(errorOf<TypeParam>([&] { fillPrefix(TypeParam(), acc, 1.0, -1); }),
+  EXPECT_EQ(errorOf([&] { fillPrefix(TypeParam(), acc, 1.0, -1); }),
             "fillPrefix: count must be in [0, 5] (the samples of plane), got -1");
-  EXPECT_EQ(errorOf<TypeParam>([&] { accumulatePrefix(TypeParam(), acc, tall, 2); }),
+  EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, tall, 2); }),
             "accumulatePrefix: acc has 3 rows, g has 4");
-  EXPECT_EQ(errorOf<TypeParam>([&] { accumulatePrefix(TypeParam(), acc, acc, 2); }),
+  EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, acc, 2); }),
             "accumulatePrefix: g overlaps acc");
 }
 
