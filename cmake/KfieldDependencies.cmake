@@ -1,5 +1,6 @@
-# hwloc (required), MPI and HDF5 (each on when found unless turned off).
+# hwloc and OpenSSL's libcrypto (SHA-256 of learner identities) required; MPI and HDF5 (each on when found unless turned off).
 find_package(hwloc REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 
 find_package(MPI COMPONENTS C QUIET)
 cmake_dependent_option(KFIELD_ENABLE_MPI "Use MPI ranks as learner owners" ON "MPI_C_FOUND" OFF)

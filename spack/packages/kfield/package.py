@@ -33,6 +33,7 @@ class Kfield(CMakePackage, CudaPackage):
     conflicts("~openmp~serial~cuda", msg="kfield needs at least one Kokkos backend")
 
     depends_on("hwloc")
+    depends_on("openssl")
     depends_on("mpi", when="+mpi")
     depends_on("hdf5~mpi", when="+hdf5~mpi")
     depends_on("hdf5+mpi", when="+hdf5+mpi")

@@ -99,6 +99,45 @@ struct VectorTreeStack {
   }
 };
 
+// The same counter over rows of a runtime width kept in caller memory (rows x width words;
+// a count of at most 2^L samples needs L + 2 rows): the caller writes each sample's row into
+// next(), then push() adds it in.
+template <class T>
+struct RowTreeStack {
+  T* rows = nullptr;
+  std::int64_t width = 0;
+  int level[64] = {};
+  int top = 0;
+
+  KOKKOS_INLINE_FUNCTION RowTreeStack(T* storage, std::int64_t w) : rows(storage), width(w) {}
+
+  KOKKOS_INLINE_FUNCTION T* next() const { return rows + top * width; }
+
+  KOKKOS_INLINE_FUNCTION void push() {
+    int lvl = 0;
+    const T* right = next();
+    while (top > 0 && level[top - 1] == lvl) {
+      T* left = rows + (top - 1) * width;
+      for (std::int64_t c = 0; c < width; ++c) left[c] = left[c] + right[c];
+      right = left;
+      --top;
+      ++lvl;
+    }
+    level[top] = lvl;
+    ++top;
+  }
+
+  // The padded tree's root, left in row 0; top must be > 0.
+  KOKKOS_INLINE_FUNCTION const T* fold() {
+    for (int j = top - 2; j >= 0; --j) {
+      T* left = rows + j * width;
+      const T* right = left + width;
+      for (std::int64_t c = 0; c < width; ++c) left[c] = left[c] + right[c];
+    }
+    return rows;
+  }
+};
+
 }  // namespace kfield::impl
 
 #endif

@@ -1,0 +1,129 @@
+// Pointwise programs: assignments of expressions over numbered 64-bit slots that hold
+// binary64 values. The learner's contribution and update rules are written in them (see
+// DataParallelSystem.hpp for the slot layouts).
+//
+// Semantics. A program runs its assignments in order and each one sees every earlier write
+// (sequential, in place): a contribution may use one of its output slots as a temporary
+// before overwriting it. Three forms of assignment:
+//   set     slot[dest] := e
+//   each    slot[dest + i] := e(i)        for i = 0, 1, ..., count - 1, in that order
+//   fold    slot[dest] := e(0) op e(1) op ... op e(count - 1), left to right
+// where e(i) reads `indexed(b)` as slot[b + i] (and as slot[b] in a set). `each` and `fold`
+// are notation for the count assignments (or the one long expression) they stand for: they
+// keep a rule over 10^7 coordinates a few words long. The instances of an `each` may not
+// read a slot that another of its instances writes (they would see it half updated, which
+// no parallel evaluation reproduces); such a program is refused with the assignment named.
+//
+// Encoding (the program's identity): 64-bit little-endian words
+//   slots, assignments, then per assignment: dest, count, form (0 set, 1 each,
+//   2 + binary op for fold), code length L, L code words;
+// a code word holds its opcode in the low 8 bits and a slot number above them; a constant
+// is the opcode word followed by the constant's own 64 bits. Code is postfix.
+#ifndef KFIELD_LEARN_POINTWISE_HPP
+#define KFIELD_LEARN_POINTWISE_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kfield::pointwise {
+
+enum class Unary : std::uint8_t { Neg, Abs, Sqrt, Exp, Log, Floor, Ceil };
+enum class Binary : std::uint8_t { Add, Sub, Mul, Div, Min, Max };
+
+namespace opcode {
+constexpr std::uint64_t kConstant = 1;  // the next word is the value's bits
+constexpr std::uint64_t kRead = 2;      // slot[operand]
+constexpr std::uint64_t kIndexed = 3;   // slot[operand + i]
+constexpr std::uint64_t kUnary = 16;    // + Unary
+constexpr std::uint64_t kBinary = 32;   // + Binary
+}  // namespace opcode
+
+const char* name(Unary op);
+const char* name(Binary op);
+
+// An expression under construction: postfix code words.
+class Expr {
+ public:
+  Expr(double value);  // NOLINT: constants read naturally in rules
+  static Expr word(std::uint64_t bits);
+  static Expr slot(std::int64_t index);
+  static Expr indexed(std::int64_t base);
+
+  const std::vector<std::uint64_t>& code() const { return code_; }
+
+  friend Expr apply(Unary op, Expr a);
+  friend Expr apply(Binary op, Expr a, const Expr& b);
+
+ private:
+  Expr() = default;
+  std::vector<std::uint64_t> code_;
+};
+
+Expr operator+(Expr a, const Expr& b);
+Expr operator-(Expr a, const Expr& b);
+Expr operator*(Expr a, const Expr& b);
+Expr operator/(Expr a, const Expr& b);
+Expr operator-(Expr a);
+Expr min(Expr a, const Expr& b);
+Expr max(Expr a, const Expr& b);
+Expr abs(Expr a);
+Expr sqrt(Expr a);
+Expr exp(Expr a);
+Expr log(Expr a);
+Expr floor(Expr a);
+Expr ceil(Expr a);
+
+enum class Form : std::uint8_t { Set, Each, Fold };
+
+struct Assignment {
+  std::int64_t dest = 0;
+  std::int64_t count = 1;
+  Form form = Form::Set;
+  Binary fold = Binary::Add;  // the fold's operator
+  std::vector<std::uint64_t> code;
+};
+
+Assignment set(std::int64_t dest, const Expr& value);
+Assignment each(std::int64_t dest, std::int64_t count, const Expr& value);
+Assignment fold(std::int64_t dest, Binary op, std::int64_t count, const Expr& value);
+
+struct Program {
+  std::int64_t slots = 0;
+  std::vector<Assignment> assignments;
+};
+
+// The program's words (see above) and their little-endian bytes.
+std::vector<std::uint64_t> encode(const Program& program);
+std::vector<unsigned char> identityBytes(const Program& program);
+// The inverse of encode; throws std::invalid_argument naming the first bad word.
+Program decode(const std::vector<std::uint64_t>& words);
+
+// Checks that every slot read or written lies below program.slots, that codes are well
+// formed (one value left, stack depth <= kMaxDepth) and that no `each` reads what its other
+// instances write; throws std::invalid_argument naming the assignment and the problem.
+constexpr int kMaxDepth = 16;
+void validate(const Program& program, const std::string& what);
+
+// Slots written by assignment `a`: [dest, dest + count) for each, {dest} otherwise.
+std::int64_t writtenEnd(const Assignment& a);
+
+// Calls visit(slot, indexed) for every read in a code.
+template <class Visit>
+void forEachRead(const std::vector<std::uint64_t>& code, const Visit& visit) {
+  for (std::size_t j = 0; j < code.size(); ++j) {
+    const std::uint64_t op = code[j] & 0xff;
+    if (op == opcode::kConstant) {
+      ++j;
+    } else if (op == opcode::kRead || op == opcode::kIndexed) {
+      visit(static_cast<std::int64_t>(code[j] >> 8), op == opcode::kIndexed);
+    }
+  }
+}
+
+// Evaluates a program on host slots (the reference the device evaluator is tested against).
+void evaluate(const Program& program, std::vector<double>& slots);
+
+}  // namespace kfield::pointwise
+
+#endif

@@ -1,0 +1,164 @@
+// Pointwise programs compiled for kernels. Slots live in up to four segments (for instance
+// parameters, one sample, the contribution row), each its own array, so nothing is copied
+// into a slot vector. Compilation resolves every read to (segment, offset) and splits `each`
+// and `fold` assignments where an indexed range would cross a segment, so the evaluator never
+// looks a slot up. It interprets code over blocks of L instances at a time: one dispatch per
+// operator per block, the inner loops run across instances (vectorisable on the host).
+#ifndef KFIELD_LEARN_IMPL_POINTWISEKERNEL_HPP
+#define KFIELD_LEARN_IMPL_POINTWISEKERNEL_HPP
+
+#include "kfield/learn/Pointwise.hpp"
+#include "kfield/learn/impl/PointwiseOps.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kfield::pointwise::impl {
+
+constexpr int kSegments = 4;
+
+// Where a program's slots live: segment j holds slots [start[j], start[j + 1]).
+struct SlotLayout {
+  std::vector<std::int64_t> start;  // ascending, starts at 0; the last entry is the slot count
+  std::vector<bool> writable;       // one per segment
+};
+
+// Base pointers of the segments, passed by value into kernels.
+struct Segments {
+  double* base[kSegments] = {nullptr, nullptr, nullptr, nullptr};
+};
+
+struct Piece {
+  std::int64_t destOffset = 0;
+  std::int64_t count = 0;
+  std::int64_t codeBegin = 0;
+  std::int64_t codeEnd = 0;
+  int destSegment = 0;
+  int fold = -1;        // -1: writes each instance; otherwise the fold's Binary operator
+  bool foldFirst = false;  // the fold starts in this piece
+  bool foldLast = false;   // and ends in it (then writes its slot)
+};
+
+// Code words after compilation: opcode in the low 8 bits; reads carry segment (2 bits) and
+// offset above them, constants an index into the constant table.
+constexpr int kSegmentShift = 8;
+constexpr int kOffsetShift = 10;
+
+struct CompiledHost {
+  std::vector<Piece> pieces;
+  std::vector<std::uint64_t> code;
+  std::vector<double> constants;
+};
+
+// Throws std::invalid_argument (prefixed with `what`) when an assignment writes a segment
+// that is not writable.
+CompiledHost compile(const Program& program, const SlotLayout& layout, const std::string& what);
+
+template <class Memory>
+struct CompiledProgram {
+  Kokkos::View<const Piece*, Memory> pieces;
+  Kokkos::View<const std::uint64_t*, Memory> code;
+  Kokkos::View<const double*, Memory> constants;
+  int pieceCount = 0;
+
+  // Evaluates instances [i0, i0 + len) of piece p, len <= L; `acc` carries a fold.
+  template <int L>
+  KOKKOS_INLINE_FUNCTION void block(int p, std::int64_t i0, int len, const Segments& seg,
+                                    double& acc) const {
+    const Piece& piece = pieces(p);
+    double stack[kMaxDepth][L];
+    int sp = 0;
+    for (std::int64_t c = piece.codeBegin; c < piece.codeEnd; ++c) {
+      const std::uint64_t word = code(c);
+      const int op = static_cast<int>(word & 0xff);
+      if (op == static_cast<int>(opcode::kConstant)) {
+        const double v = constants(static_cast<std::int64_t>(word >> kSegmentShift));
+        for (int j = 0; j < len; ++j) stack[sp][j] = v;
+        ++sp;
+      } else if (op == static_cast<int>(opcode::kRead)) {
+        const double v = seg.base[(word >> kSegmentShift) & 3][word >> kOffsetShift];
+        for (int j = 0; j < len; ++j) stack[sp][j] = v;
+        ++sp;
+      } else if (op == static_cast<int>(opcode::kIndexed)) {
+        const double* src = seg.base[(word >> kSegmentShift) & 3] + (word >> kOffsetShift) + i0;
+        for (int j = 0; j < len; ++j) stack[sp][j] = src[j];
+        ++sp;
+      } else if (op < static_cast<int>(opcode::kBinary)) {
+        const int u = op - static_cast<int>(opcode::kUnary);
+        for (int j = 0; j < len; ++j) stack[sp - 1][j] = applyUnary(u, stack[sp - 1][j]);
+      } else {
+        double* l = stack[sp - 2];
+        const double* r = stack[sp - 1];
+        switch (op - static_cast<int>(opcode::kBinary)) {  // hoisted so the loops vectorise
+          case 0: for (int j = 0; j < len; ++j) l[j] = l[j] + r[j]; break;
+          case 1: for (int j = 0; j < len; ++j) l[j] = l[j] - r[j]; break;
+          case 2: for (int j = 0; j < len; ++j) l[j] = l[j] * r[j]; break;
+          case 3: for (int j = 0; j < len; ++j) l[j] = l[j] / r[j]; break;
+          default: {
+            const int b = op - static_cast<int>(opcode::kBinary);
+            for (int j = 0; j < len; ++j) l[j] = applyBinary(b, l[j], r[j]);
+          }
+        }
+        --sp;
+      }
+    }
+    double* dest = seg.base[piece.destSegment] + piece.destOffset;
+    if (piece.fold < 0) {
+      for (int j = 0; j < len; ++j) dest[i0 + j] = stack[0][j];
+      return;
+    }
+    int j = 0;
+    if (piece.foldFirst && i0 == 0) acc = stack[0][j++];
+    for (; j < len; ++j) acc = applyBinary(piece.fold, acc, stack[0][j]);
+    if (piece.foldLast && i0 + len == piece.count) *dest = acc;
+  }
+
+  // The whole program, in order, in one thread.
+  template <int L>
+  KOKKOS_INLINE_FUNCTION void run(const Segments& seg) const {
+    double acc = 0;
+    for (int p = 0; p < pieceCount; ++p) {
+      const std::int64_t count = pieces(p).count;
+      for (std::int64_t i0 = 0; i0 < count; i0 += L) {
+        block<L>(p, i0, count - i0 < L ? static_cast<int>(count - i0) : L, seg, acc);
+      }
+    }
+  }
+};
+
+template <class Memory>
+CompiledProgram<Memory> upload(const CompiledHost& host) {
+  auto copy = [](const auto& vec, const char* label) {
+    using T = typename std::decay_t<decltype(vec)>::value_type;
+    Kokkos::View<T*, Memory> view(std::string(label), vec.size());
+    auto mirror = Kokkos::create_mirror_view(view);
+    for (std::size_t j = 0; j < vec.size(); ++j) mirror(j) = vec[j];
+    Kokkos::deep_copy(view, mirror);
+    return view;
+  };
+  CompiledProgram<Memory> out;
+  out.pieces = copy(host.pieces, "kfield::pointwise::pieces");
+  out.code = copy(host.code, "kfield::pointwise::code");
+  out.constants = copy(host.constants, "kfield::pointwise::constants");
+  out.pieceCount = static_cast<int>(host.pieces.size());
+  return out;
+}
+
+// Instances per block: a host thread runs L-wide loops; a GPU thread keeps its stack small.
+template <class ExecSpace>
+struct PointwiseLanes {
+  static constexpr int value = 32;
+};
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+struct PointwiseLanes<Kokkos::Cuda> {
+  static constexpr int value = 1;
+};
+#endif
+
+}  // namespace kfield::pointwise::impl
+
+#endif

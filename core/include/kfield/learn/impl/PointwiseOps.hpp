@@ -1,0 +1,41 @@
+// The operators of pointwise programs, shared by the host reference and the device evaluator
+// so both round alike. +, -, *, / and sqrt are correctly rounded (IEEE 754) on every backend;
+// exp and log come from the backend's math library (the same bits on Serial and OpenMP, which
+// share it; CUDA's may differ in the last place). min and max return the left operand unless
+// the right one is strictly smaller (larger): ties of -0 and +0 and NaNs resolve the same way
+// everywhere, which fmin and fmax do not promise.
+#ifndef KFIELD_LEARN_IMPL_POINTWISEOPS_HPP
+#define KFIELD_LEARN_IMPL_POINTWISEOPS_HPP
+
+#include "kfield/impl/KokkosCompat.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace kfield::pointwise::impl {
+
+KOKKOS_INLINE_FUNCTION double applyUnary(int op, double a) {
+  switch (op) {
+    case 0: return -a;
+    case 1: return kfield::math::fabs(a);
+    case 2: return kfield::math::sqrt(a);
+    case 3: return kfield::math::exp(a);
+    case 4: return kfield::math::log(a);
+    case 5: return kfield::math::floor(a);
+    default: return kfield::math::ceil(a);
+  }
+}
+
+KOKKOS_INLINE_FUNCTION double applyBinary(int op, double a, double b) {
+  switch (op) {
+    case 0: return a + b;
+    case 1: return a - b;
+    case 2: return a * b;
+    case 3: return a / b;
+    case 4: return kfield::math::min(a, b);
+    default: return kfield::math::max(a, b);
+  }
+}
+
+}  // namespace kfield::pointwise::impl
+
+#endif

@@ -1,0 +1,91 @@
+#include "kfield/learn/impl/PointwiseKernel.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace kfield::pointwise::impl {
+
+namespace {
+
+int segmentOf(const SlotLayout& layout, std::int64_t slot) {
+  int s = 0;
+  while (s + 2 < static_cast<int>(layout.start.size()) && slot >= layout.start[s + 1]) ++s;
+  return s;
+}
+
+std::uint64_t resolved(std::uint64_t op, const SlotLayout& layout, std::int64_t slot) {
+  const int s = segmentOf(layout, slot);
+  return op | (static_cast<std::uint64_t>(s) << kSegmentShift) |
+         (static_cast<std::uint64_t>(slot - layout.start[s]) << kOffsetShift);
+}
+
+}  // namespace
+
+CompiledHost compile(const Program& program, const SlotLayout& layout, const std::string& what) {
+  validate(program, what);
+  const int segments = static_cast<int>(layout.start.size()) - 1;
+  if (segments < 1 || segments > kSegments || layout.start.front() != 0 ||
+      layout.start.back() != program.slots ||
+      static_cast<int>(layout.writable.size()) != segments) {
+    throw std::invalid_argument(what + ": the slot layout does not match the program's " +
+                                std::to_string(program.slots) + " slots");
+  }
+  CompiledHost out;
+  for (std::size_t j = 0; j < program.assignments.size(); ++j) {
+    const Assignment& a = program.assignments[j];
+    const std::int64_t count = a.form == Form::Set ? 1 : a.count;
+    // Cut [0, count) wherever the destination (each) or an indexed read crosses a segment.
+    std::vector<std::int64_t> cuts{0, count};
+    auto cutAt = [&](std::int64_t base) {
+      for (std::int64_t start : layout.start) {
+        if (start > base && start < base + count) cuts.push_back(start - base);
+      }
+    };
+    if (a.form == Form::Each) cutAt(a.dest);
+    forEachRead(a.code, [&](std::int64_t slot, bool indexed) {
+      if (indexed) cutAt(slot);
+    });
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+      const std::int64_t first = cuts[c];
+      Piece piece;
+      const std::int64_t dest = a.form == Form::Each ? a.dest + first : a.dest;
+      piece.destSegment = segmentOf(layout, dest);
+      if (!layout.writable[static_cast<std::size_t>(piece.destSegment)]) {
+        throw std::invalid_argument(what + ": assignment " + std::to_string(j) + " writes slot " +
+                                    std::to_string(dest) + ", which this program may not write");
+      }
+      piece.destOffset = dest - layout.start[static_cast<std::size_t>(piece.destSegment)];
+      piece.count = cuts[c + 1] - first;
+      if (a.form == Form::Fold) {
+        piece.fold = static_cast<int>(a.fold);
+        piece.foldFirst = c == 0;
+        piece.foldLast = c + 2 == cuts.size();
+      }
+      piece.codeBegin = static_cast<std::int64_t>(out.code.size());
+      for (std::size_t w = 0; w < a.code.size(); ++w) {
+        const std::uint64_t op = a.code[w] & 0xff;
+        const auto slot = static_cast<std::int64_t>(a.code[w] >> 8);
+        if (op == opcode::kConstant) {
+          double v;
+          std::memcpy(&v, &a.code[++w], sizeof v);
+          out.code.push_back(op | (out.constants.size() << kSegmentShift));
+          out.constants.push_back(v);
+        } else if (op == opcode::kRead) {
+          out.code.push_back(resolved(op, layout, slot));
+        } else if (op == opcode::kIndexed) {
+          out.code.push_back(resolved(op, layout, slot + first));
+        } else {
+          out.code.push_back(op);
+        }
+      }
+      piece.codeEnd = static_cast<std::int64_t>(out.code.size());
+      out.pieces.push_back(piece);
+    }
+  }
+  return out;
+}
+
+}  // namespace kfield::pointwise::impl

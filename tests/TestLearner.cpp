@@ -1,0 +1,122 @@
+#include "ErrorOf.hpp"
+#include "LearnerReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/learn/Learner.hpp>
+
+#include <cmath>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Learner : public ::testing::Test {};
+TYPED_TEST_SUITE(Learner, Spaces, SpaceNames);
+
+constexpr std::int64_t kParams = 5;
+constexpr std::int64_t kSamples = 1037;  // several pieces, none of them a power of two
+
+std::vector<std::uint64_t> wordsOf(const LearnerState& s) {
+  std::vector<std::uint64_t> w = s.parameters;
+  w.insert(w.end(), s.state.begin(), s.state.end());
+  return w;
+}
+
+std::vector<std::uint64_t> wordsOf(const ReferenceState& s) {
+  std::vector<std::uint64_t> w;
+  for (double v : s.parameters) w.push_back(bitsOf(v));
+  for (double v : s.state) w.push_back(bitsOf(v));
+  return w;
+}
+
+template <class Space, class... Extra>
+LearnerState runLearner(const DataParallelSystem& sys, std::int64_t steps,
+                        LearnerOptions options = {}) {
+  DataParallelLearner<Space> learner(sys, options);
+  learner.run(steps);
+  return learner.state();
+}
+
+TYPED_TEST(Learner, LeastSquaresReachesTheClosedFormOptimum) {
+  const auto sys = leastSquaresSystem(kParams, kSamples, {0, 400, kSamples}, rules::sgd(kParams), 0.5);
+  const auto state = runLearner<TypeParam>(sys, 300);
+  const auto optimum = leastSquaresOptimum(sys);
+  for (std::int64_t i = 0; i < kParams; ++i) {
+    EXPECT_NEAR(valueOf(state.parameters[static_cast<std::size_t>(i)]),
+                optimum[static_cast<std::size_t>(i)], 1e-12)
+        << "coordinate " << i;
+  }
+  EXPECT_EQ(state.step, 300);
+}
+
+TYPED_TEST(Learner, MatchesTheDefinitionBitForBit) {
+  for (const auto& rule : {rules::sgd(kParams), rules::momentum(kParams, 0.9), rules::adam(kParams)}) {
+    const auto sys = leastSquaresSystem(kParams, kSamples, {0, 600, kSamples}, rule, 0.05);
+    EXPECT_EQ(wordsOf(runLearner<TypeParam>(sys, 12)), wordsOf(referenceRun(sys, 12)));
+  }
+}
+
+// Owners 2..8 with random unequal shares (empty ones included) and every repartition give
+// the bits of the first split.
+TYPED_TEST(Learner, SameBitsForEveryOwnerSplit) {
+  const auto base = leastSquaresSystem(kParams, kSamples, {0, 500, kSamples}, rules::adam(kParams), 0.05);
+  const auto expected = wordsOf(runLearner<TypeParam>(base, 10));
+  for (int owners = 2; owners <= 8; ++owners) {
+    for (std::uint64_t seed : {1u, 2u}) {
+      const auto sys = leastSquaresSystem(kParams, kSamples, ownerCuts(kSamples, owners, seed),
+                                          rules::adam(kParams), 0.05);
+      EXPECT_EQ(wordsOf(runLearner<TypeParam>(sys, 10, {1, -1, {}})), expected)
+          << owners << " owners, seed " << seed;
+    }
+    EXPECT_EQ(wordsOf(runLearner<TypeParam>(repartitioned(base, owners), 10)), expected)
+        << "repartitioned into " << owners;
+  }
+}
+
+TYPED_TEST(Learner, FunctorContributionGivesTheProgramsBits) {
+  const auto sys = leastSquaresSystem(kParams, kSamples, {0, 100, 700, kSamples}, rules::adam(kParams), 0.05);
+  DataParallelLearner<TypeParam, rules::LeastSquaresGradient> learner(
+      sys, rules::LeastSquaresGradient{kParams});
+  learner.run(10);
+  EXPECT_EQ(wordsOf(learner.state()), wordsOf(runLearner<TypeParam>(sys, 10)));
+}
+
+// ZeRO stage 1: each owner updates the coordinates it owns, the rest is gathered.
+TYPED_TEST(Learner, PartitionedUpdateEqualsTheFullUpdate) {
+  for (int owners : {2, 3, 7}) {
+    for (const auto& rule : {rules::momentum(kParams, 0.9), rules::adam(kParams)}) {
+      const auto sys = repartitioned(
+          leastSquaresSystem(kParams, kSamples, {0, 1, kSamples}, rule, 0.05), owners);
+      LearnerOptions partitioned;
+      partitioned.checkEvery = 1;
+      partitioned.partitionState = rule.perCoordinateState;
+      EXPECT_EQ(wordsOf(runLearner<TypeParam>(sys, 8, partitioned)), wordsOf(runLearner<TypeParam>(sys, 8)))
+          << owners << " owners, q = " << rule.perCoordinateState;
+    }
+  }
+}
+
+TYPED_TEST(Learner, RefusesWhatItCannotRun) {
+  auto sys = leastSquaresSystem(kParams, 64, {0, 64}, rules::sgd(kParams), 0.1);
+  EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys); }),
+            "DataParallelLearner: not admitted: fewer than two owners: 1 owner(s)");
+  sys = repartitioned(sys, 2);
+  LearnerOptions q1;
+  q1.partitionState = 1;
+  EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, q1); }),
+            "DataParallelLearner: cannot partition the optimizer state (q = 1): the update is "
+            "not separable: q k = 5 per-coordinate state words, but m = 0");
+  // A coupled update: every parameter moves by the first coordinate's mean.
+  sys.update.assignments = {pointwise::each(0, kParams, pointwise::Expr::indexed(0) -
+                                                           pointwise::Expr::slot(kParams))};
+  LearnerOptions q0;
+  q0.partitionState = 0;
+  EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, q0); }),
+            "DataParallelLearner: cannot partition the optimizer state (q = 0): the update is "
+            "not separable: update assignment 0 writes slot 1 (coordinate 1) and reads slot 5 "
+            "(coordinate 0)");
+}
+
+}  // namespace
+}  // namespace kfield::test

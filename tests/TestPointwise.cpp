@@ -1,0 +1,99 @@
+#include "ErrorOf.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/learn/Pointwise.hpp>
+#include <kfield/learn/impl/LearnerKernels.hpp>
+#include <kfield/learn/impl/PointwiseKernel.hpp>
+
+#include <random>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+using namespace kfield::pointwise;
+namespace pwi = kfield::pointwise::impl;
+
+template <class Space>
+class Pointwise : public ::testing::Test {};
+TYPED_TEST_SUITE(Pointwise, Spaces, SpaceNames);
+
+// Segments [0,10) [10,17) [17,30) [30,40): `each`, `fold` and indexed reads cross them.
+const pwi::SlotLayout kLayout{{0, 10, 17, 30, 40}, {true, true, true, true}};
+
+Program crossingProgram() {
+  Program p;
+  p.slots = 40;
+  p.assignments = {
+      each(0, 8, Expr::indexed(20) * Expr(1.5) + Expr::indexed(0)),
+      fold(8, Binary::Add, 30, Expr::indexed(10) * Expr::indexed(10) - min(Expr::indexed(0), Expr(0.25))),
+      each(28, 12, max(Expr::indexed(5), Expr::slot(8)) / Expr(3.0)),
+      set(9, exp(log(abs(Expr::slot(8)) + Expr(1.0))) - floor(Expr::slot(30)) + ceil(Expr::slot(31))),
+      fold(39, Binary::Max, 25, -Expr::indexed(2)),
+      each(10, 20, sqrt(abs(Expr::indexed(10))) * Expr::slot(39)),
+  };
+  return p;
+}
+
+std::vector<double> randomSlots(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-4.0, 4.0);
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = u(rng);
+  return v;
+}
+
+// The program on the device, in one thread (as a contribution runs) or spread over threads
+// (as an update runs).
+template <class Space>
+std::vector<double> onDevice(const Program& program, const std::vector<double>& slots,
+                             bool parallel) {
+  using Memory = typename Space::memory_space;
+  Kokkos::View<double*, Memory> data("slots", slots.size());
+  auto h = Kokkos::create_mirror_view(data);
+  for (std::size_t j = 0; j < slots.size(); ++j) h(j) = slots[j];
+  Kokkos::deep_copy(data, h);
+  const auto host = pwi::compile(program, kLayout, "test");
+  const auto compiled = pwi::upload<Memory>(host);
+  pwi::Segments seg;
+  for (int s = 0; s < 4; ++s) seg.base[s] = data.data() + kLayout.start[static_cast<std::size_t>(s)];
+  if (parallel) {
+    learn::impl::runUpdate(Space(), host, compiled, seg);
+  } else {
+    Kokkos::parallel_for(
+        "test::pointwise", Kokkos::RangePolicy<Space>(0, 1), KOKKOS_LAMBDA(int) {
+          compiled.template run<pwi::PointwiseLanes<Space>::value>(seg);
+        });
+  }
+  Kokkos::deep_copy(h, data);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
+}
+
+TYPED_TEST(Pointwise, DeviceEvaluationMatchesTheDefinition) {
+  for (std::uint64_t seed = 0; seed < 5; ++seed) {
+    std::vector<double> expected = randomSlots(40, seed);
+    const auto start = expected;
+    evaluate(crossingProgram(), expected);
+    for (bool parallel : {false, true}) {
+      const auto got = onDevice<TypeParam>(crossingProgram(), start, parallel);
+      for (std::size_t j = 0; j < got.size(); ++j) {
+        EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << "slot " << j << " seed " << seed;
+      }
+    }
+  }
+}
+
+TYPED_TEST(Pointwise, LongEachesSpreadOverBlocks) {
+  Program p;
+  p.slots = 40;
+  p.assignments = {each(17, 13, Expr::indexed(17) * Expr::indexed(0) + Expr::slot(39)),
+                   each(0, 10, Expr::indexed(0) - Expr::indexed(30))};
+  const auto start = randomSlots(40, 11);
+  auto expected = start;
+  evaluate(p, expected);
+  const auto got = onDevice<TypeParam>(p, start, true);
+  for (std::size_t j = 0; j < got.size(); ++j) EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << j;
+}
+
+}  // namespace
+}  // namespace kfield::test
