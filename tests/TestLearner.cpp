@@ -30,7 +30,7 @@ std::vector<std::uint64_t> wordsOf(const ReferenceState& s) {
   return w;
 }
 
-template <class Space, class... Extra>
+template <class Space>
 LearnerState runLearner(const DataParallelSystem& sys, std::int64_t steps,
                         LearnerOptions options = {}) {
   DataParallelLearner<Space> learner(sys, options);
@@ -102,6 +102,12 @@ TYPED_TEST(Learner, RefusesWhatItCannotRun) {
   EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys); }),
             "DataParallelLearner: not admitted: fewer than two owners: 1 owner(s)");
   sys = repartitioned(sys, 2);
+  LearnerOptions negative;
+  negative.checkEvery = -1;
+  EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, negative); }),
+            "DataParallelLearner: checkEvery = -1 is negative");
+  EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam>(sys).run(-3); }),
+            "DataParallelLearner::run: steps = -3 is negative");
   LearnerOptions q1;
   q1.partitionState = 1;
   EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, q1); }),

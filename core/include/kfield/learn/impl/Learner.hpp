@@ -79,7 +79,7 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
 
 template <class ExecSpace, class Contribution>
 void DataParallelLearner<ExecSpace, Contribution>::run(std::int64_t steps) {
-  if (steps < 0) throw std::invalid_argument("DataParallelLearner::run: steps = " + std::to_string(steps));
+  if (steps < 0) throw std::invalid_argument("DataParallelLearner::run: steps = " + std::to_string(steps) + " is negative");
   for (std::int64_t j = 0; j < steps; ++j) {
     step();
     if (options_.checkEvery > 0 && step_ % options_.checkEvery == 0) checkReplicas();
