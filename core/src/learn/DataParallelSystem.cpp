@@ -150,10 +150,14 @@ void putText(const ByteSink& sink, const char* text) {
   sink(reinterpret_cast<const unsigned char*>(text), std::strlen(text));
 }
 
-std::vector<unsigned char> collect(void (*write)(const DataParallelSystem&, const ByteSink&),
-                                   const DataParallelSystem& system) {
+std::vector<unsigned char> collect(const std::function<void(const ByteSink&)>& write) {
   std::vector<unsigned char> bytes;
-  write(system, [&](const unsigned char* d, std::size_t n) { bytes.insert(bytes.end(), d, d + n); });
+  // resize + memcpy: GCC 12 falsely reports vector::insert of these pieces as an overflow.
+  write([&](const unsigned char* d, std::size_t n) {
+    const std::size_t used = bytes.size();
+    bytes.resize(used + n);
+    if (n > 0) std::memcpy(bytes.data() + used, d, n);
+  });
   return bytes;
 }
 
@@ -204,10 +208,10 @@ void writeLearnerIdentity(const DataParallelSystem& system, const ByteSink& sink
 }
 
 std::vector<unsigned char> systemIdentityBytes(const DataParallelSystem& system) {
-  return collect(writeSystemIdentity, system);
+  return collect([&](const ByteSink& sink) { writeSystemIdentity(system, sink); });
 }
 std::vector<unsigned char> learnerIdentityBytes(const DataParallelSystem& system) {
-  return collect(writeLearnerIdentity, system);
+  return collect([&](const ByteSink& sink) { writeLearnerIdentity(system, sink); });
 }
 Digest systemIdentity(const DataParallelSystem& system) {
   return digestOf([&](const ByteSink& sink) { writeSystemIdentity(system, sink); });
