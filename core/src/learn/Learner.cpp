@@ -1,5 +1,6 @@
 #include "kfield/learn/Learner.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -140,6 +141,20 @@ Partials<double> deserialize(const std::vector<unsigned char>& in) {
   p.values.resize(values);
   std::memcpy(p.values.data(), in.data() + at, values * sizeof(double));
   return p;
+}
+
+void requireSameSystem(const OwnerPlacement& placement, const Digest& identity) {
+  const auto all = placement.allgather(std::vector<unsigned char>(identity.begin(), identity.end()));
+  for (std::size_t r = 1; r < all.size(); ++r) {
+    if (all[r] != all[0]) {
+      Digest theirs{}, first{};
+      std::memcpy(theirs.data(), all[r].data(), std::min(all[r].size(), theirs.size()));
+      std::memcpy(first.data(), all[0].data(), std::min(all[0].size(), first.size()));
+      throw std::invalid_argument("DataParallelLearner: rank " + std::to_string(r) +
+                                  " holds a different system from rank 0 (identity " + hex(theirs) +
+                                  ", rank 0's " + hex(first) + ")");
+    }
+  }
 }
 
 void checkHashes(const std::vector<std::uint64_t>& hashes, bool byRank, std::int64_t step) {

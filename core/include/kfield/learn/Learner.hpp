@@ -84,6 +84,8 @@ struct Plan {
 Plan plan(const DataParallelSystem& system, const LearnerOptions& options);
 std::vector<unsigned char> serialize(const Partials<double>& p);
 Partials<double> deserialize(const std::vector<unsigned char>& bytes);
+// Throws std::invalid_argument naming the first rank whose system identity is not rank 0's.
+void requireSameSystem(const OwnerPlacement& placement, const Digest& identity);
 // Throws std::runtime_error naming the first replica (owner or rank) whose hash differs.
 void checkHashes(const std::vector<std::uint64_t>& hashes, bool byRank, std::int64_t step);
 
@@ -96,8 +98,9 @@ class DataParallelLearner {
   using Memory = typename ExecSpace::memory_space;
 
   // Throws std::invalid_argument when the system is not admitted (naming the condition),
-  // when the placement has more ranks than owners, or when partitioning is asked of an update
-  // that is not separable.
+  // when the placement has more ranks than owners or ranks hold different systems, or when
+  // partitioning is asked of an update that is not separable. Over ranks, every rank
+  // constructs the learner (it is collective).
   DataParallelLearner(const DataParallelSystem& system, Contribution contribution,
                       LearnerOptions options = {}, ExecSpace space = {});
   explicit DataParallelLearner(const DataParallelSystem& system, LearnerOptions options = {},

@@ -23,6 +23,7 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
   plan_ = learn::impl::plan(system_, options_);
   systemId_ = systemIdentity(system_);
   learnerId_ = learnerIdentity(system_);
+  if (options_.placement.distributed()) learn::impl::requireSameSystem(options_.placement, systemId_);
   const auto& p = plan_;
   const auto R = static_cast<std::size_t>(p.replicas);
 

@@ -1,0 +1,97 @@
+// The learner with its owners spread over the ranks of MPI_COMM_WORLD; ctest runs this binary
+// under mpirun with 1 to 4 ranks. Every rank also runs the same system with all owners in
+// its own process: the two must agree bit for bit.
+#include "ErrorOf.hpp"
+#include "LearnerReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/learn/Learner.hpp>
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class LearnerRanks : public ::testing::Test {};
+TYPED_TEST_SUITE(LearnerRanks, Spaces, SpaceNames);
+
+constexpr std::int64_t kParams = 6;
+constexpr std::int64_t kSamples = 1291;
+
+std::vector<Word> wordsOf(const LearnerState& s) {
+  std::vector<Word> w = s.parameters;
+  w.insert(w.end(), s.state.begin(), s.state.end());
+  return w;
+}
+
+LearnerOptions overRanks(std::int64_t partitionState = -1) {
+  LearnerOptions options;
+  options.checkEvery = 1;
+  options.partitionState = partitionState;
+  options.placement = OwnerPlacement::overRanks(MPI_COMM_WORLD);
+  return options;
+}
+
+template <class Space>
+std::vector<Word> run(const DataParallelSystem& sys, std::int64_t steps, LearnerOptions options) {
+  DataParallelLearner<Space> learner(sys, options);
+  learner.run(steps);
+  return wordsOf(learner.state());
+}
+
+std::string tooManyRanks(int ranks, int owners) {
+  return "DataParallelLearner: " + std::to_string(ranks) + " ranks but " + std::to_string(owners) +
+         " owners: every rank needs at least one owner";
+}
+
+TYPED_TEST(LearnerRanks, SameBitsAsOneProcessForEveryOwnerCountAndSplit) {
+  const int ranks = OwnerPlacement::overRanks(MPI_COMM_WORLD).ranks();
+  for (const auto& rule : {rules::sgd(kParams), rules::adam(kParams)}) {
+    const auto base = leastSquaresSystem(kParams, kSamples, {0, 700, kSamples}, rule, 0.05);
+    const auto expected = run<TypeParam>(base, 9, {});
+    for (int owners = 2; owners <= 8; ++owners) {
+      for (std::uint64_t seed : {3u, 4u}) {
+        const auto sys = leastSquaresSystem(kParams, kSamples, ownerCuts(kSamples, owners, seed), rule, 0.05);
+        if (owners < ranks) {
+          EXPECT_EQ(errorOf([&] { run<TypeParam>(sys, 1, overRanks()); }), tooManyRanks(ranks, owners));
+          continue;
+        }
+        EXPECT_EQ(run<TypeParam>(sys, 9, overRanks()), expected)
+            << owners << " owners over " << ranks << " ranks, seed " << seed;
+      }
+    }
+  }
+}
+
+TYPED_TEST(LearnerRanks, PartitionedStateOverRanksEqualsTheFullUpdate) {
+  const int ranks = OwnerPlacement::overRanks(MPI_COMM_WORLD).ranks();
+  for (const auto& rule : {rules::momentum(kParams, 0.9), rules::adam(kParams)}) {
+    for (int owners = std::max(2, ranks); owners <= 7; owners += 2) {
+      const auto sys = repartitioned(leastSquaresSystem(kParams, kSamples, {0, 1, kSamples}, rule, 0.05), owners);
+      EXPECT_EQ(run<TypeParam>(sys, 7, overRanks(rule.perCoordinateState)), run<TypeParam>(sys, 7, {}))
+          << owners << " owners over " << ranks << " ranks, q = " << rule.perCoordinateState;
+    }
+  }
+}
+
+// Every rank must hold the same system: a rank with another rate is named before any step.
+TYPED_TEST(LearnerRanks, RanksHoldingDifferentSystemsAreRefused) {
+  const auto placement = OwnerPlacement::overRanks(MPI_COMM_WORLD);
+  if (placement.ranks() < 2) GTEST_SKIP() << "needs two ranks";
+  const auto sys = leastSquaresSystem(kParams, 300, {0, 100, 200, 300, 300}, rules::sgd(kParams), 0.05);
+  auto other = sys;
+  other.rate = wordOf(0.06);
+  const int last = placement.ranks() - 1;
+  const auto& mine = placement.rank() == last ? other : sys;
+  EXPECT_EQ(errorOf([&] { run<TypeParam>(mine, 1, overRanks()); }),
+            "DataParallelLearner: rank " + std::to_string(last) +
+                " holds a different system from rank 0 (identity " + hex(systemIdentity(other)) +
+                ", rank 0's " + hex(systemIdentity(sys)) + ")");
+}
+
+}  // namespace
+}  // namespace kfield::test
