@@ -47,16 +47,16 @@ std::vector<double> randomSlots(std::int64_t n, std::uint64_t seed) {
 // (as an update runs).
 template <class Space>
 std::vector<double> onDevice(const Program& program, const std::vector<double>& slots,
-                             bool parallel) {
+                             bool parallel, const pwi::SlotLayout& layout = kLayout) {
   using Memory = typename Space::memory_space;
   Kokkos::View<double*, Memory> data("slots", slots.size());
   auto h = Kokkos::create_mirror_view(data);
   for (std::size_t j = 0; j < slots.size(); ++j) h(j) = slots[j];
   Kokkos::deep_copy(data, h);
-  const auto host = pwi::compile(program, kLayout, "test");
+  const auto host = pwi::compile(program, layout, "test");
   const auto compiled = pwi::upload<Memory>(host);
   pwi::Segments seg;
-  for (int s = 0; s < 4; ++s) seg.base[s] = data.data() + kLayout.start[static_cast<std::size_t>(s)];
+  for (int s = 0; s < 4; ++s) seg.base[s] = data.data() + layout.start[static_cast<std::size_t>(s)];
   if (parallel) {
     learn::impl::runUpdate(Space(), host, compiled, seg);
   } else {
@@ -93,6 +93,36 @@ TYPED_TEST(Pointwise, LongEachesSpreadOverBlocks) {
   evaluate(p, expected);
   const auto got = onDevice<TypeParam>(p, start, true);
   for (std::size_t j = 0; j < got.size(); ++j) EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << j;
+}
+
+// Several blocks per piece (host blocks hold 128 instances), and every mix of operands that
+// vary across instances and operands that do not, including values the same for all.
+TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
+  const pwi::SlotLayout wide{{0, 300, 500, 700, 1000}, {true, true, true, true}};
+  Program p;
+  p.slots = 1000;
+  p.assignments = {
+      each(0, 290, Expr::slot(999) - Expr::indexed(310) * Expr::indexed(0)),      // S - V*V
+      fold(295, Binary::Add, 400, Expr(0.5) * Expr::indexed(300)),               // S*V
+      each(700, 250, Expr::slot(295) * Expr(2.0) - Expr::slot(1)),               // uniform each
+      fold(296, Binary::Max, 300, Expr::slot(2) + Expr(1.0)),                    // uniform fold
+      fold(297, Binary::Mul, 200, Expr(1.0) + abs(Expr::indexed(500)) / Expr(64.0)),
+      each(500, 190, -Expr::indexed(301) + sqrt(abs(Expr::indexed(710)))),        // unary on reads
+      each(301, 199, Expr::indexed(301) - Expr::slot(0) * Expr::indexed(701)),    // in place
+      each(960, 40, Expr::indexed(0)),                                           // a bare read
+      each(800, 150, abs(Expr::indexed(400))),                                   // ends unary
+  };
+  for (std::uint64_t seed : {5u, 6u}) {
+    const auto start = randomSlots(1000, seed);
+    auto expected = start;
+    evaluate(p, expected);
+    for (bool parallel : {false, true}) {
+      const auto got = onDevice<TypeParam>(p, start, parallel, wide);
+      for (std::size_t j = 0; j < got.size(); ++j) {
+        ASSERT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << "slot " << j << " seed " << seed << " parallel " << parallel;
+      }
+    }
+  }
 }
 
 }  // namespace

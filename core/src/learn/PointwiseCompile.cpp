@@ -65,6 +65,7 @@ CompiledHost compile(const Program& program, const SlotLayout& layout, const std
         piece.foldLast = c + 2 == cuts.size();
       }
       piece.codeBegin = static_cast<std::int64_t>(out.code.size());
+      std::vector<bool> uniform;  // per stack entry
       for (std::size_t w = 0; w < a.code.size(); ++w) {
         const std::uint64_t op = a.code[w] & 0xff;
         const auto slot = static_cast<std::int64_t>(a.code[w] >> 8);
@@ -73,14 +74,24 @@ CompiledHost compile(const Program& program, const SlotLayout& layout, const std
           std::memcpy(&v, &a.code[++w], sizeof v);
           out.code.push_back(op | (out.constants.size() << kSegmentShift));
           out.constants.push_back(v);
+          uniform.push_back(true);
         } else if (op == opcode::kRead) {
           out.code.push_back(resolved(op, layout, slot));
+          uniform.push_back(true);
         } else if (op == opcode::kIndexed) {
           out.code.push_back(resolved(op, layout, slot + first));
+          uniform.push_back(false);
+        } else if (op < opcode::kBinary) {
+          out.code.push_back(op | (uniform.back() ? kLeftUniform : 0));
         } else {
-          out.code.push_back(op);
+          const bool right = uniform.back();
+          uniform.pop_back();
+          const bool left = uniform.back();
+          out.code.push_back(op | (left ? kLeftUniform : 0) | (right ? kRightUniform : 0));
+          uniform.back() = left && right;
         }
       }
+      piece.uniform = uniform.front();
       piece.codeEnd = static_cast<std::int64_t>(out.code.size());
       out.pieces.push_back(piece);
     }

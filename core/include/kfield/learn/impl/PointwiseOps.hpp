@@ -36,6 +36,42 @@ KOKKOS_INLINE_FUNCTION double applyBinary(int op, double a, double b) {
   }
 }
 
+// Lane loops with the operator switch hoisted out, so the common operators vectorise. An
+// operand is a pointer to lanes or a Broadcast of one value.
+struct Broadcast {
+  double value;
+  KOKKOS_INLINE_FUNCTION double operator[](int) const { return value; }
+};
+
+KOKKOS_INLINE_FUNCTION void unaryLanes(int op, double* out, const double* x, int len) {
+  switch (op) {
+    case 0: for (int j = 0; j < len; ++j) out[j] = -x[j]; break;
+    default: for (int j = 0; j < len; ++j) out[j] = applyUnary(op, x[j]);
+  }
+}
+
+template <class A, class B>
+KOKKOS_INLINE_FUNCTION void binaryLanes(int op, double* out, A a, B b, int len) {
+  switch (op) {
+    case 0: for (int j = 0; j < len; ++j) out[j] = a[j] + b[j]; break;
+    case 1: for (int j = 0; j < len; ++j) out[j] = a[j] - b[j]; break;
+    case 2: for (int j = 0; j < len; ++j) out[j] = a[j] * b[j]; break;
+    case 3: for (int j = 0; j < len; ++j) out[j] = a[j] / b[j]; break;
+    default: for (int j = 0; j < len; ++j) out[j] = applyBinary(op, a[j], b[j]);
+  }
+}
+
+// acc := acc op x[j] for j in [first, len), left to right.
+template <class X>
+KOKKOS_INLINE_FUNCTION double foldLanes(int op, double acc, X x, int first, int len) {
+  switch (op) {
+    case 0: for (int j = first; j < len; ++j) acc = acc + x[j]; break;
+    case 2: for (int j = first; j < len; ++j) acc = acc * x[j]; break;
+    default: for (int j = first; j < len; ++j) acc = applyBinary(op, acc, x[j]);
+  }
+  return acc;
+}
+
 }  // namespace kfield::pointwise::impl
 
 #endif

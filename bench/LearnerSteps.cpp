@@ -1,0 +1,245 @@
+// Learner steps for least squares (k = 10^3 parameters, 10^5 samples, 4 owners; a small
+// 100 x 2000 case for the smoke test), with the C++ functor and the pointwise-program
+// contribution, SGD and Adam; the same step with an unordered Kokkos parallel_reduce in place
+// of the canonical combine; and the update program alone at k = 10^7 next to a hand-written
+// update.
+#include "BenchContext.hpp"
+
+#include <kfield/field/impl/CounterRng.hpp>
+#include <kfield/learn/Learner.hpp>
+#include <kfield/learn/Rules.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+
+namespace kfield::bench {
+namespace {
+
+constexpr int kOwners = 4;
+constexpr std::int64_t kUpdateParams = 10000000;
+
+enum Rule { kSgd, kAdam };
+rules::UpdateRule ruleOf(Rule r, std::int64_t k) { return r == kSgd ? rules::sgd(k) : rules::adam(k); }
+
+// y = w* . x + noise, x uniform in [-1, 1), drawn from a counter-based generator; shares of
+// unequal sizes. Built once per shape: at 10^3 x 10^5 the samples alone are 800 MB.
+const DataParallelSystem& leastSquares(Rule r, std::int64_t k, std::int64_t n) {
+  static std::map<std::tuple<Rule, std::int64_t, std::int64_t>, std::unique_ptr<DataParallelSystem>> cache;
+  auto& slot = cache[{r, k, n}];
+  if (slot) return *slot;
+  slot = std::make_unique<DataParallelSystem>();
+  auto& sys = *slot;
+  const auto rule = ruleOf(r, k);
+  sys.parameters = k;
+  sys.sampleWidth = k + 1;
+  sys.contribution = rules::leastSquaresContribution(k);
+  sys.update = rule.update;
+  sys.initialParameters.assign(static_cast<std::size_t>(k), wordOf(0.0));
+  sys.initialState = rule.initialState;
+  sys.rate = wordOf(0.05);
+  auto u = [](std::uint64_t stream, std::uint64_t i) { return 2.0 * kfield::impl::uniform01(stream, i) - 1.0; };
+  const std::int64_t cuts[kOwners + 1] = {0, n / 10, n / 2, n * 3 / 4, n};
+  sys.owners.resize(kOwners);
+  for (int o = 0; o < kOwners; ++o) {
+    for (std::int64_t j = cuts[o]; j < cuts[o + 1]; ++j) {
+      std::vector<Word> sample(static_cast<std::size_t>(k + 1));
+      double y = 0.01 * u(3, static_cast<std::uint64_t>(j));
+      for (std::int64_t i = 0; i < k; ++i) {
+        const double x = u(2, static_cast<std::uint64_t>(j * k + i));
+        y += u(1, static_cast<std::uint64_t>(i)) * x;
+        sample[static_cast<std::size_t>(i)] = wordOf(x);
+      }
+      sample[static_cast<std::size_t>(k)] = wordOf(y);
+      sys.owners[static_cast<std::size_t>(o)].push_back(std::move(sample));
+    }
+  }
+  return sys;
+}
+
+void countSteps(benchmark::State& state) {
+  state.SetItemsProcessed(state.iterations() * state.range(1));  // samples per second
+  state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()),
+                                                     benchmark::Counter::kIsRate);
+  state.counters["owners"] = kOwners;
+}
+
+template <class Space, class Contribution>
+void learnerStep(benchmark::State& state, Rule r, Contribution contribution) {
+  LearnerOptions options;
+  options.checkEvery = 16;
+  DataParallelLearner<Space, Contribution> learner(leastSquares(r, state.range(0), state.range(1)),
+                                                   contribution, options);
+  learner.run(1);  // first touch
+  timeFenced<Space>(state, [&] { learner.run(1); });
+  countSteps(state);
+}
+
+// The k-wide sum of contributions by Kokkos' own reduction: per-thread accumulators joined
+// in whatever order the backend picks. The second k words are the sample's scratch row.
+template <class Space, class Contribution>
+struct UnorderedNumerator {
+  using value_type = double[];
+  using Samples = Kokkos::View<const double**, Kokkos::LayoutRight, typename Space::memory_space>;
+  unsigned value_count;
+  std::int64_t k;
+  Contribution contribution;
+  Samples samples;
+  const double* w;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t j, double* acc) const {
+    double* out = acc + k;
+    for (std::int64_t c = 0; c < k; ++c) out[c] = 0.0;
+    contribution(w, &samples(j, 0), out);
+    for (std::int64_t c = 0; c < k; ++c) acc[c] += out[c];
+  }
+  KOKKOS_INLINE_FUNCTION void init(double* acc) const {
+    for (unsigned c = 0; c < value_count; ++c) acc[c] = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(double* dst, const double* src) const {
+    for (std::int64_t c = 0; c < k; ++c) dst[c] += src[c];
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile double* dst, const volatile double* src) const {
+    for (std::int64_t c = 0; c < k; ++c) dst[c] += src[c];
+  }
+};
+
+template <class Space>
+void divideByMass(const Kokkos::View<double*, typename Space::memory_space>& mean,
+                  const Kokkos::View<double*, typename Space::memory_space>& numerator, double mass) {
+  Kokkos::parallel_for(
+      "kfield::bench::mean", Kokkos::RangePolicy<Space>(0, mean.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t c) { mean(c) = numerator(c) / mass; });
+}
+
+// One replica, the same contribution and update program; only the combine differs.
+template <class Space, class Contribution>
+void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
+  using Memory = typename Space::memory_space;
+  const auto& sys = leastSquares(r, state.range(0), state.range(1));
+  const std::int64_t k = sys.parameters, m = sys.stateWords(), n = sys.totalMass();
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> samples("samples", n, sys.sampleWidth);
+  {
+    auto h = Kokkos::create_mirror_view(samples);
+    std::int64_t row = 0;
+    for (const auto& owned : sys.owners) {
+      for (const auto& sample : owned) {
+        for (std::int64_t c = 0; c < sys.sampleWidth; ++c) h(row, c) = valueOf(sample[static_cast<std::size_t>(c)]);
+        ++row;
+      }
+    }
+    Kokkos::deep_copy(samples, h);
+  }
+  Kokkos::View<double*, Memory> params("params", k), st("state", m + 1), mean("mean", k),
+      numerator("numerator", 2 * k), rate("rate", 1);
+  {
+    auto hs = Kokkos::create_mirror_view(st);
+    for (std::int64_t c = 0; c < m; ++c) hs(c) = valueOf(sys.initialState[static_cast<std::size_t>(c)]);
+    Kokkos::deep_copy(st, hs);
+  }
+  Kokkos::deep_copy(rate, valueOf(sys.rate));
+  const pointwise::impl::SlotLayout layout{{0, k, k + m, 2 * k + m, 2 * k + m + 1}, {true, true, false, false}};
+  const auto host = pointwise::impl::compile(sys.update, layout, "update");
+  const auto update = pointwise::impl::upload<Memory>(host);
+  pointwise::impl::Segments seg;
+  seg.base[0] = params.data();
+  seg.base[1] = st.data();
+  seg.base[2] = mean.data();
+  seg.base[3] = rate.data();
+  const UnorderedNumerator<Space, Contribution> reduce{static_cast<unsigned>(2 * k), k, contribution,
+                                                       samples, params.data()};
+  timeFenced<Space>(state, [&] {
+    Kokkos::parallel_reduce("kfield::bench::unordered_numerator",
+                            Kokkos::RangePolicy<Space>(0, n), reduce, numerator);
+    divideByMass<Space>(mean, numerator, static_cast<double>(n));
+    learn::impl::runUpdate(Space(), host, update, seg);
+  });
+  countSteps(state);
+}
+
+// The update program alone on k = 10^7 coordinates (parameters, state, mean and rate on the
+// device), and the same SGD written by hand: coordinates per second.
+template <class Space>
+void updateProgram(benchmark::State& state, Rule r) {
+  using Memory = typename Space::memory_space;
+  const std::int64_t k = kUpdateParams;
+  const auto rule = ruleOf(r, k);
+  const auto m = static_cast<std::int64_t>(rule.initialState.size());
+  Kokkos::View<double*, Memory> params("params", k), st("state", m + 1), mean("mean", k), rate("rate", 1);
+  Kokkos::deep_copy(mean, 1e-3);
+  Kokkos::deep_copy(rate, 0.01);
+  if (r == kAdam) {  // t = 0, beta1^0 = beta2^0 = 1
+    Kokkos::deep_copy(Kokkos::subview(st, std::make_pair(2 * k + 1, 2 * k + 3)), 1.0);
+  }
+  const pointwise::impl::SlotLayout layout{{0, k, k + m, 2 * k + m, 2 * k + m + 1}, {true, true, false, false}};
+  const auto host = pointwise::impl::compile(rule.update, layout, "update");
+  const auto update = pointwise::impl::upload<Memory>(host);
+  pointwise::impl::Segments seg;
+  seg.base[0] = params.data();
+  seg.base[1] = st.data();
+  seg.base[2] = mean.data();
+  seg.base[3] = rate.data();
+  timeFenced<Space>(state, [&] { learn::impl::runUpdate(Space(), host, update, seg); });
+  state.SetItemsProcessed(state.iterations() * k);
+  state.SetBytesProcessed(state.iterations() * k * 8 * (r == kSgd ? 3 : 7));  // words read + written
+}
+
+template <class Space>
+void handWrittenSgd(benchmark::State& state) {
+  using Memory = typename Space::memory_space;
+  Kokkos::View<double*, Memory> params("params", kUpdateParams), mean("mean", kUpdateParams);
+  Kokkos::deep_copy(mean, 1e-3);
+  const double rate = 0.01;
+  timeFenced<Space>(state, [&] {
+    Kokkos::parallel_for(
+        "kfield::bench::sgd", Kokkos::RangePolicy<Space>(0, kUpdateParams),
+        KOKKOS_LAMBDA(std::int64_t i) { params(i) = params(i) - rate * mean(i); });
+  });
+  state.SetItemsProcessed(state.iterations() * kUpdateParams);
+  state.SetBytesProcessed(state.iterations() * kUpdateParams * 8 * 3);
+}
+
+}  // namespace
+
+void registerBenchmarks() {
+  const auto step = [](benchmark::internal::Benchmark* b) {
+    b->Unit(benchmark::kMillisecond)->ArgNames({"k", "samples"})->Args({1000, 100000})->Args({100, 2000});
+  };
+  const auto update = [](benchmark::internal::Benchmark* b) {
+    b->Unit(benchmark::kMillisecond)->Arg(kUpdateParams)->ArgName("k");
+  };
+  for (Rule r : {kSgd, kAdam}) {
+    const std::string rule = r == kSgd ? "Sgd" : "Adam";
+    registerForEachSpace("Learner/Step/Functor/" + rule, [r](auto t) {
+      using Space = typename decltype(t)::type;
+      return [r](benchmark::State& s) { learnerStep<Space>(s, r, rules::LeastSquaresGradient{s.range(0)}); };
+    }, step);
+    registerForEachSpace("Learner/Step/Program/" + rule, [r](auto t) {
+      using Space = typename decltype(t)::type;
+      return [r](benchmark::State& s) {
+        learnerStep<Space>(s, r, PointwiseContribution<Space>::of(leastSquares(r, s.range(0), s.range(1))));
+      };
+    }, step);
+    registerForEachSpace("Learner/UnorderedStep/Functor/" + rule, [r](auto t) {
+      using Space = typename decltype(t)::type;
+      return [r](benchmark::State& s) { unorderedStep<Space>(s, r, rules::LeastSquaresGradient{s.range(0)}); };
+    }, step);
+    registerForEachSpace("Learner/UnorderedStep/Program/" + rule, [r](auto t) {
+      using Space = typename decltype(t)::type;
+      return [r](benchmark::State& s) {
+        unorderedStep<Space>(s, r, PointwiseContribution<Space>::of(leastSquares(r, s.range(0), s.range(1))));
+      };
+    }, step);
+    registerForEachSpace("Learner/Update/" + rule, [r](auto t) {
+      using Space = typename decltype(t)::type;
+      return [r](benchmark::State& s) { updateProgram<Space>(s, r); };
+    }, update);
+  }
+  registerForEachSpace("Learner/Update/HandWrittenSgd", [](auto t) {
+    return handWrittenSgd<typename decltype(t)::type>;
+  }, update);
+}
+
+}  // namespace kfield::bench
