@@ -9,6 +9,7 @@
 #include <kfield/learn/Learner.hpp>
 #include <kfield/learn/Rules.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -150,6 +151,20 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
   seg.base[3] = rate.data();
   const UnorderedNumerator<Space, Contribution> reduce{static_cast<unsigned>(2 * k), k, contribution,
                                                        samples, params.data()};
+  // Check the reducer once at the initial (zero) parameters: numerator_0 = sum of -2 y x_0.
+  Kokkos::parallel_reduce("kfield::bench::unordered_numerator", Kokkos::RangePolicy<Space>(0, n),
+                          reduce, numerator);
+  double expected = 0.0, got = 0.0;
+  for (const auto& owned : sys.owners) {
+    for (const auto& sample : owned) {
+      expected += -2.0 * valueOf(sample[static_cast<std::size_t>(k)]) * valueOf(sample[0]);
+    }
+  }
+  Kokkos::deep_copy(got, Kokkos::subview(numerator, 0));
+  if (!(std::fabs(got - expected) <= 1e-9 * std::fabs(expected))) {
+    state.SkipWithError("the unordered numerator is wrong");
+    return;
+  }
   timeFenced<Space>(state, [&] {
     Kokkos::parallel_reduce("kfield::bench::unordered_numerator",
                             Kokkos::RangePolicy<Space>(0, n), reduce, numerator);
