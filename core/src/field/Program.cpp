@@ -311,6 +311,55 @@ void Program::endAlign(const AlignScope& scope) {
   context_ = scope.savedContext;
 }
 
+namespace {
+
+// Removes operations whose value nothing reads and that write nothing kept across rounds (for
+// instance the read of a shared value that only feeds an exclude-self fold: every round would
+// sweep the export plane for nothing). Values are op indices here; they are renumbered.
+void dropDeadOps(TracedProgram& t) {
+  const auto n = static_cast<std::int32_t>(t.ops.size());
+  std::vector<char> live(static_cast<std::size_t>(n), 0);
+  auto effect = [](const Op& op) {
+    return op.code == OpCode::Export || op.code == OpCode::RememberWrite ||
+           op.code == OpCode::Output || (op.code == OpCode::ShareRead && op.keyed != 0);
+  };
+  auto mark = [&](std::int32_t v) {
+    if (v >= 0) live[static_cast<std::size_t>(v)] = 1;
+  };
+  for (std::int32_t i = n - 1; i >= 0; --i) {
+    const Op& op = t.ops[static_cast<std::size_t>(i)];
+    if (effect(op)) live[static_cast<std::size_t>(i)] = 1;
+    if (!live[static_cast<std::size_t>(i)]) continue;
+    mark(op.a.slot), mark(op.b.slot), mark(op.c.slot), mark(op.mask), mark(op.context);
+    if (op.code != OpCode::Fold) continue;
+    const bool visitsSelf = op.excludeSelf == 0 || op.fold == impl::FoldCode::Self;
+    for (std::int32_t k = 0; k < op.entryCount; ++k) {
+      const impl::EntryOp& e = t.entries[static_cast<std::size_t>(op.entryBegin + k)];
+      // A neighbour entry's own slot is read only for the device itself.
+      if (e.code == impl::EntryCode::Local || visitsSelf) mark(e.slot);
+    }
+  }
+  std::vector<std::int32_t> index(static_cast<std::size_t>(n), -1);
+  std::vector<Op> kept;
+  for (std::int32_t i = 0; i < n; ++i) {
+    if (!live[static_cast<std::size_t>(i)]) continue;
+    index[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(kept.size());
+    kept.push_back(t.ops[static_cast<std::size_t>(i)]);
+  }
+  auto renumber = [&](std::int32_t& v) {
+    if (v >= 0) v = index[static_cast<std::size_t>(v)];
+  };
+  for (Op& op : kept) {
+    renumber(op.out), renumber(op.a.slot), renumber(op.b.slot), renumber(op.c.slot);
+    renumber(op.mask), renumber(op.context);
+  }
+  // Entry slots of dropped values are never read (see above): -1 keeps them from being used.
+  for (impl::EntryOp& e : t.entries) renumber(e.slot);
+  t.ops = std::move(kept);
+}
+
+}  // namespace
+
 TracedProgram Program::finishWith(Operand output, SensorType type) {
   Op out;
   out.code = OpCode::Output;
@@ -322,6 +371,7 @@ TracedProgram Program::finishWith(Operand output, SensorType type) {
   t.output = output;
   t.outputType = type;
 
+  dropDeadOps(t);
   // Scratch slots: a value lives from its op to its last use; slots are reused after that.
   const auto n = static_cast<std::int32_t>(t.ops.size());
   std::vector<std::int32_t> lastUse(n, -1);

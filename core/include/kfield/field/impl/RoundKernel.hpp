@@ -179,6 +179,21 @@ struct RoundKernel {
     }
   }
 
+  // A plane's rows from `base` on, with the view's pointer and row stride held in locals:
+  // stores through other pointers cannot make the loops reload them.
+  struct PlaneRows {
+    double* data;
+    std::int64_t rowStride;
+    KOKKOS_INLINE_FUNCTION double& operator()(std::int64_t d, std::int64_t s) const {
+      return data[d * rowStride + s];
+    }
+  };
+  KOKKOS_INLINE_FUNCTION static PlaneRows rows(const Plane& plane, std::int64_t base) {
+    const auto rowStride = static_cast<std::int64_t>(plane.stride(0));
+    if (plane.data() == nullptr) return {nullptr, 0};  // a plane this program does not have
+    return {plane.data() + base * rowStride, rowStride};
+  }
+
   // Operations that touch the planes kept across rounds: sensors, states, exports, output.
   KOKKOS_INLINE_FUNCTION void perDevice(const Team& team, const Op& op, double* scratch,
                                         std::int64_t stride, std::int64_t first,
@@ -186,54 +201,85 @@ struct RoundKernel {
     double* out = op.out >= 0 ? scratch + op.out * stride : nullptr;
     const std::int64_t base = op.plane * devices;
     auto each = [&](const auto& f) { forDevices(team, first, count, f); };
-    auto a = [&](std::int64_t e) { return value(op.a, scratch, stride, e); };
+    // Operand a: a slot (nearly always) or a constant, decided once per op.
+    const double* aSlot = op.a.slot >= 0 ? scratch + op.a.slot * stride : nullptr;
+    const double aConstant = op.a.constant;
+    auto withA = [&](const auto& f) {
+      if (aSlot) return f([=](std::int64_t e) { return aSlot[e]; });
+      return f([=](std::int64_t) { return aConstant; });
+    };
+    const bool track = changed.extent(0) > 0;
     switch (op.code) {
-      case OpCode::Sense:
-        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          out[e] = sensors(base + d, s);
-        });
+      case OpCode::Sense: {
+        const PlaneRows sensor = rows(sensors, base);
+        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { out[e] = sensor(d, s); });
+      }
       case OpCode::Uid:
         return each([&](std::int64_t d, std::int64_t, std::int64_t e) { out[e] = double(d); });
-      case OpCode::RememberRead:
-        if (op.keyed) {
+      case OpCode::RememberRead: {
+        const PlaneRows state = rows(states, base), key = rows(stateKeys, base);
+        return withA([&](const auto& a) {
+          if (op.keyed) {
+            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+              const double k = keyOf(op, scratch, stride, e);
+              out[e] = k != 0.0 && key(d, s) == k ? state(d, s) : a(e);
+            });
+          }
           return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            const double key = keyOf(op, scratch, stride, e);
-            out[e] = key != 0.0 && stateKeys(base + d, s) == key ? states(base + d, s) : a(e);
+            out[e] = fresh(s) == 0 ? state(d, s) : a(e);
           });
-        }
-        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          out[e] = fresh(s) == 0 ? states(base + d, s) : a(e);
         });
-      case OpCode::ShareRead:
-        if (op.keyed) {
+      }
+      case OpCode::ShareRead: {
+        const PlaneRows prev = rows(exportsPrev, base), was = rows(presencePrev, base),
+                        now = rows(presenceNow, base);
+        return withA([&](const auto& a) {
+          if (op.keyed) {
+            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+              const double k = keyOf(op, scratch, stride, e);
+              now(d, s) = k;  // this round's folds check alignment against it
+              out[e] = k != 0.0 && was(d, s) == k ? prev(d, s) : a(e);
+            });
+          }
           return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            const double key = keyOf(op, scratch, stride, e);
-            presenceNow(base + d, s) = key;  // this round's folds check alignment against it
-            out[e] = key != 0.0 && presencePrev(base + d, s) == key ? exportsPrev(base + d, s)
-                                                                     : a(e);
+            out[e] = fresh(s) == 0 ? prev(d, s) : a(e);
           });
-        }
-        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          out[e] = fresh(s) == 0 ? exportsPrev(base + d, s) : a(e);
         });
-      case OpCode::RememberWrite:
-        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          noteChange(states(base + d, s), a(e), s);
-          states(base + d, s) = a(e);
-          if (op.keyed) stateKeys(base + d, s) = keyOf(op, scratch, stride, e);
+      }
+      case OpCode::RememberWrite: {
+        const PlaneRows state = rows(states, base), key = rows(stateKeys, base);
+        return withA([&](const auto& a) {
+          each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+            if (track) noteChange(state(d, s), a(e), s);
+            state(d, s) = a(e);
+            if (op.keyed) key(d, s) = keyOf(op, scratch, stride, e);
+          });
         });
-      case OpCode::Export:
-        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          noteChange(exportsPrev(base + d, s), a(e), s);
-          exportsNow(base + d, s) = a(e);
-          if (op.keyed) presenceNow(base + d, s) = keyOf(op, scratch, stride, e);
+      }
+      case OpCode::Export: {
+        const PlaneRows now = rows(exportsNow, base), prev = rows(exportsPrev, base),
+                        present = rows(presenceNow, base);
+        return withA([&](const auto& a) {
+          if (!track && !op.keyed) {  // the common case: a plain store
+            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { now(d, s) = a(e); });
+          }
+          each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+            if (track) noteChange(prev(d, s), a(e), s);
+            now(d, s) = a(e);
+            if (op.keyed) present(d, s) = keyOf(op, scratch, stride, e);
+          });
         });
-      case OpCode::Output:
+      }
+      case OpCode::Output: {
         if (!writeOutput) return;
-        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          noteChange(output(d, s), a(e), s);
-          output(d, s) = a(e);
+        const PlaneRows result = rows(output, 0);
+        return withA([&](const auto& a) {
+          each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+            if (track) noteChange(result(d, s), a(e), s);
+            result(d, s) = a(e);
+          });
         });
+      }
       default: return;
     }
   }
@@ -292,19 +338,23 @@ struct RoundKernel {
     withCombine(op.fold, [&](const auto& combine) {
       if (plain && live == 1) {  // the hot case of a single sample, scalar all through
         const std::int64_t row = only.plane * devices;
-        const bool first0 = anyFresh && fresh(0) != 0;
+        // Everything the neighbour loop needs, in locals: nothing to reload per neighbour.
+        const std::int64_t ps = static_cast<std::int64_t>(exportsPrev.stride(0));
+        const double* prev = exportsPrev.data() + row * ps;
+        const std::int64_t* offsets = net.offsets.data();
+        const std::int32_t* neighbours = net.neighbours.data();
+        const bool others = !(anyFresh && fresh(0) != 0) && op.fold != FoldCode::Self;
+        const bool self = op.excludeSelf == 0 || op.fold == FoldCode::Self;
+        const double* own = only.slot >= 0 ? scratch + only.slot * stride : nullptr;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::int64_t dl) {
           const std::int64_t d = first + dl;
           double acc = init;
-          for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
-            const std::int64_t j = net.neighbours(k);
+          for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+            const std::int64_t j = neighbours[k];
             if (j == d) {
-              if (op.excludeSelf == 0 || op.fold == FoldCode::Self) {
-                acc = combine(acc, only.slot >= 0 ? scratch[only.slot * stride + dl]
-                                                  : exportsNow(row + d, 0));
-              }
-            } else if (!first0 && op.fold != FoldCode::Self) {
-              acc = combine(acc, exportsPrev(row + j, 0));
+              if (self) acc = combine(acc, own ? own[dl] : exportsNow(row + d, 0));
+            } else if (others) {
+              acc = combine(acc, prev[j * ps]);
             }
           }
           out[dl] = acc;
