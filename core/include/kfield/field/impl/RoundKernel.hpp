@@ -58,7 +58,7 @@ struct RoundKernel {
   int slots = 0;
   int opCount = 0;
 
-  std::size_t scratchBytes() const {
+  KOKKOS_INLINE_FUNCTION std::size_t scratchBytes() const {
     return std::size_t(slots > 0 ? slots : 1) * std::size_t(tileDevices * live) * sizeof(double);
   }
 
