@@ -31,16 +31,8 @@ const DataParallelSystem& leastSquares(Rule r, std::int64_t k, std::int64_t n) {
   static std::map<std::tuple<Rule, std::int64_t, std::int64_t>, std::unique_ptr<DataParallelSystem>> cache;
   auto& slot = cache[{r, k, n}];
   if (slot) return *slot;
-  slot = std::make_unique<DataParallelSystem>();
+  slot = std::make_unique<DataParallelSystem>(rules::leastSquaresSystem(k, ruleOf(r, k), 0.05));
   auto& sys = *slot;
-  const auto rule = ruleOf(r, k);
-  sys.parameters = k;
-  sys.sampleWidth = k + 1;
-  sys.contribution = rules::leastSquaresContribution(k);
-  sys.update = rule.update;
-  sys.initialParameters.assign(static_cast<std::size_t>(k), wordOf(0.0));
-  sys.initialState = rule.initialState;
-  sys.rate = wordOf(0.05);
   auto u = [](std::uint64_t stream, std::uint64_t i) { return 2.0 * kfield::impl::uniform01(stream, i) - 1.0; };
   const std::int64_t cuts[kOwners + 1] = {0, n / 10, n / 2, n * 3 / 4, n};
   sys.owners.resize(kOwners);
@@ -174,6 +166,18 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
   countSteps(state);
 }
 
+// One kind of step: canonical or unordered combine, C++ functor or pointwise program.
+template <class Space>
+void stepOf(benchmark::State& s, Rule r, bool ordered, bool program) {
+  if (program) {
+    const auto contribution = PointwiseContribution<Space>::of(leastSquares(r, s.range(0), s.range(1)));
+    ordered ? learnerStep<Space>(s, r, contribution) : unorderedStep<Space>(s, r, contribution);
+  } else {
+    const rules::LeastSquaresGradient functor{s.range(0)};
+    ordered ? learnerStep<Space>(s, r, functor) : unorderedStep<Space>(s, r, functor);
+  }
+}
+
 // The update program alone on k = 10^7 coordinates (parameters, state, mean and rate on the
 // device), and the same SGD written by hand: coordinates per second.
 template <class Space>
@@ -227,26 +231,17 @@ void registerBenchmarks() {
   };
   for (Rule r : {kSgd, kAdam}) {
     const std::string rule = r == kSgd ? "Sgd" : "Adam";
-    registerForEachSpace("Learner/Step/Functor/" + rule, [r](auto t) {
-      using Space = typename decltype(t)::type;
-      return [r](benchmark::State& s) { learnerStep<Space>(s, r, rules::LeastSquaresGradient{s.range(0)}); };
-    }, step);
-    registerForEachSpace("Learner/Step/Program/" + rule, [r](auto t) {
-      using Space = typename decltype(t)::type;
-      return [r](benchmark::State& s) {
-        learnerStep<Space>(s, r, PointwiseContribution<Space>::of(leastSquares(r, s.range(0), s.range(1))));
-      };
-    }, step);
-    registerForEachSpace("Learner/UnorderedStep/Functor/" + rule, [r](auto t) {
-      using Space = typename decltype(t)::type;
-      return [r](benchmark::State& s) { unorderedStep<Space>(s, r, rules::LeastSquaresGradient{s.range(0)}); };
-    }, step);
-    registerForEachSpace("Learner/UnorderedStep/Program/" + rule, [r](auto t) {
-      using Space = typename decltype(t)::type;
-      return [r](benchmark::State& s) {
-        unorderedStep<Space>(s, r, PointwiseContribution<Space>::of(leastSquares(r, s.range(0), s.range(1))));
-      };
-    }, step);
+    for (bool ordered : {true, false}) {
+      for (bool program : {false, true}) {
+        const std::string name = std::string(ordered ? "Learner/Step/" : "Learner/UnorderedStep/") +
+                                 (program ? "Program/" : "Functor/") + rule;
+        registerForEachSpace(name, [r, ordered, program](auto t) {
+          return [r, ordered, program](benchmark::State& s) {
+            stepOf<typename decltype(t)::type>(s, r, ordered, program);
+          };
+        }, step);
+      }
+    }
     registerForEachSpace("Learner/Update/" + rule, [r](auto t) {
       using Space = typename decltype(t)::type;
       return [r](benchmark::State& s) { updateProgram<Space>(s, r); };

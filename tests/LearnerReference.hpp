@@ -26,14 +26,7 @@ inline DataParallelSystem leastSquaresSystem(std::int64_t k, std::int64_t n,
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<double> truth(static_cast<std::size_t>(k));
   for (auto& w : truth) w = 2.0 * u(rng);
-  DataParallelSystem sys;
-  sys.parameters = k;
-  sys.sampleWidth = k + 1;
-  sys.contribution = rules::leastSquaresContribution(k);
-  sys.update = rule.update;
-  sys.initialParameters.assign(static_cast<std::size_t>(k), wordOf(0.0));
-  sys.initialState = rule.initialState;
-  sys.rate = wordOf(rate);
+  DataParallelSystem sys = rules::leastSquaresSystem(k, rule, rate);
   std::vector<std::vector<Word>> all;
   for (std::int64_t j = 0; j < n; ++j) {
     std::vector<Word> sample;

@@ -60,4 +60,16 @@ pointwise::Program leastSquaresContribution(std::int64_t k) {
   return p;
 }
 
+DataParallelSystem leastSquaresSystem(std::int64_t k, const UpdateRule& rule, double rate) {
+  DataParallelSystem sys;
+  sys.parameters = k;
+  sys.sampleWidth = k + 1;
+  sys.contribution = leastSquaresContribution(k);
+  sys.update = rule.update;
+  sys.initialParameters.assign(static_cast<std::size_t>(k > 0 ? k : 0), wordOf(0.0));
+  sys.initialState = rule.initialState;
+  sys.rate = wordOf(rate);
+  return sys;
+}
+
 }  // namespace kfield::rules

@@ -33,6 +33,10 @@ UpdateRule adam(std::int64_t k, double beta1 = 0.9, double beta2 = 0.999, double
 // (w . x - y)^2, g_i = 2 (w . x - y) x_i with w . x summed left to right. Slots 3k + 1.
 pointwise::Program leastSquaresContribution(std::int64_t k);
 
+// A least-squares system without samples yet: k parameters starting at 0, samples of x (k
+// words) then y, the contribution above, and `rule` with its initial state at `rate`.
+DataParallelSystem leastSquaresSystem(std::int64_t k, const UpdateRule& rule, double rate);
+
 // The same contribution as a C++ functor (kernel code; the same operations in the same order).
 struct LeastSquaresGradient {
   std::int64_t k = 0;
