@@ -99,6 +99,28 @@ struct UnorderedNumerator {
   }
 };
 
+// An update program compiled for device arrays of parameters, state, mean and rate.
+template <class Memory>
+struct UpdateOnViews {
+  pointwise::impl::CompiledHost host;
+  pointwise::impl::CompiledProgram<Memory> program;
+  pointwise::impl::Segments seg;
+
+  UpdateOnViews(const pointwise::Program& update, std::int64_t k, std::int64_t m, double* params,
+                double* state, double* mean, double* rate)
+      : host(pointwise::impl::compile(update, learn::impl::updateLayout(k, m), "update")),
+        program(pointwise::impl::upload<Memory>(host)) {
+    seg.base[0] = params;
+    seg.base[1] = state;
+    seg.base[2] = mean;
+    seg.base[3] = rate;
+  }
+  template <class Space>
+  void run(const Space& space) const {
+    learn::impl::runUpdate(space, host, program, seg);
+  }
+};
+
 template <class Space>
 void divideByMass(const Kokkos::View<double*, typename Space::memory_space>& mean,
                   const Kokkos::View<double*, typename Space::memory_space>& numerator, double mass) {
@@ -133,14 +155,7 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
     Kokkos::deep_copy(st, hs);
   }
   Kokkos::deep_copy(rate, valueOf(sys.rate));
-  const pointwise::impl::SlotLayout layout{{0, k, k + m, 2 * k + m, 2 * k + m + 1}, {true, true, false, false}};
-  const auto host = pointwise::impl::compile(sys.update, layout, "update");
-  const auto update = pointwise::impl::upload<Memory>(host);
-  pointwise::impl::Segments seg;
-  seg.base[0] = params.data();
-  seg.base[1] = st.data();
-  seg.base[2] = mean.data();
-  seg.base[3] = rate.data();
+  const UpdateOnViews<Memory> update(sys.update, k, m, params.data(), st.data(), mean.data(), rate.data());
   const UnorderedNumerator<Space, Contribution> reduce{static_cast<unsigned>(2 * k), k, contribution,
                                                        samples, params.data()};
   // Check the reducer once at the initial (zero) parameters: numerator_0 = sum of -2 y x_0.
@@ -161,7 +176,7 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
     Kokkos::parallel_reduce("kfield::bench::unordered_numerator",
                             Kokkos::RangePolicy<Space>(0, n), reduce, numerator);
     divideByMass<Space>(mean, numerator, static_cast<double>(n));
-    learn::impl::runUpdate(Space(), host, update, seg);
+    update.run(Space());
   });
   countSteps(state);
 }
@@ -192,15 +207,8 @@ void updateProgram(benchmark::State& state, Rule r) {
   if (r == kAdam) {  // t = 0, beta1^0 = beta2^0 = 1
     Kokkos::deep_copy(Kokkos::subview(st, std::make_pair(2 * k + 1, 2 * k + 3)), 1.0);
   }
-  const pointwise::impl::SlotLayout layout{{0, k, k + m, 2 * k + m, 2 * k + m + 1}, {true, true, false, false}};
-  const auto host = pointwise::impl::compile(rule.update, layout, "update");
-  const auto update = pointwise::impl::upload<Memory>(host);
-  pointwise::impl::Segments seg;
-  seg.base[0] = params.data();
-  seg.base[1] = st.data();
-  seg.base[2] = mean.data();
-  seg.base[3] = rate.data();
-  timeFenced<Space>(state, [&] { learn::impl::runUpdate(Space(), host, update, seg); });
+  const UpdateOnViews<Memory> update(rule.update, k, m, params.data(), st.data(), mean.data(), rate.data());
+  timeFenced<Space>(state, [&] { update.run(Space()); });
   state.SetItemsProcessed(state.iterations() * k);
   state.SetBytesProcessed(state.iterations() * k * 8 * (r == kSgd ? 3 : 7));  // words read + written
 }

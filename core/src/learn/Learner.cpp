@@ -80,8 +80,7 @@ Plan plan(const DataParallelSystem& system, const LearnerOptions& options) {
   return p;
 }
 
-pointwise::impl::SlotLayout updateLayout(const Plan& plan) {
-  const std::int64_t k = plan.k, m = plan.m;
+pointwise::impl::SlotLayout updateLayout(std::int64_t k, std::int64_t m) {
   return {{0, k, k + m, 2 * k + m, 2 * k + m + 1}, {true, true, false, false}};
 }
 

@@ -9,7 +9,8 @@ namespace kfield {
 
 namespace learn::impl {
 
-pointwise::impl::SlotLayout updateLayout(const Plan& plan);
+// An update's four segments: parameters, state, mean, rate (only the first two written).
+pointwise::impl::SlotLayout updateLayout(std::int64_t k, std::int64_t m);
 
 }  // namespace learn::impl
 
@@ -65,7 +66,7 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
   rate_ = decltype(rate_)("kfield::learn::rate", 1);
   Kokkos::deep_copy(rate_, valueOf(system_.rate));
 
-  const auto layout = learn::impl::updateLayout(p);
+  const auto layout = learn::impl::updateLayout(p.k, p.m);
   for (std::size_t r = 0; r < R; ++r) {
     pointwise::Program program = system_.update;
     if (options_.partitionState >= 0) {
