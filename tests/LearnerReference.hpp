@@ -7,6 +7,7 @@
 #include "SumReference.hpp"
 
 #include <kfield/learn/DataParallelSystem.hpp>
+#include <kfield/learn/Learner.hpp>
 #include <kfield/learn/Rules.hpp>
 
 #include <cmath>
@@ -89,6 +90,20 @@ inline ReferenceState referenceRun(const DataParallelSystem& sys, std::int64_t s
     st.state.assign(slots.begin() + k, slots.begin() + k + m);
   }
   return st;
+}
+
+// A learner state's words, parameters then state: what the bit-equality tests compare.
+inline std::vector<Word> wordsOf(const LearnerState& s) {
+  std::vector<Word> w = s.parameters;
+  w.insert(w.end(), s.state.begin(), s.state.end());
+  return w;
+}
+
+inline std::vector<Word> wordsOf(const ReferenceState& s) {
+  std::vector<Word> w;
+  for (double v : s.parameters) w.push_back(wordOf(v));
+  for (double v : s.state) w.push_back(wordOf(v));
+  return w;
 }
 
 // argmin_w sum (w . x - y)^2 by the normal equations (Gaussian elimination, long double).

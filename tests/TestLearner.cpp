@@ -17,19 +17,6 @@ TYPED_TEST_SUITE(Learner, Spaces, SpaceNames);
 constexpr std::int64_t kParams = 5;
 constexpr std::int64_t kSamples = 1037;  // several pieces, none of them a power of two
 
-std::vector<std::uint64_t> wordsOf(const LearnerState& s) {
-  std::vector<std::uint64_t> w = s.parameters;
-  w.insert(w.end(), s.state.begin(), s.state.end());
-  return w;
-}
-
-std::vector<std::uint64_t> wordsOf(const ReferenceState& s) {
-  std::vector<std::uint64_t> w;
-  for (double v : s.parameters) w.push_back(bitsOf(v));
-  for (double v : s.state) w.push_back(bitsOf(v));
-  return w;
-}
-
 template <class Space>
 LearnerState runLearner(const DataParallelSystem& sys, std::int64_t steps,
                         LearnerOptions options = {}) {

@@ -22,12 +22,6 @@ TYPED_TEST_SUITE(LearnerRanks, Spaces, SpaceNames);
 constexpr std::int64_t kParams = 6;
 constexpr std::int64_t kSamples = 1291;
 
-std::vector<Word> wordsOf(const LearnerState& s) {
-  std::vector<Word> w = s.parameters;
-  w.insert(w.end(), s.state.begin(), s.state.end());
-  return w;
-}
-
 LearnerOptions overRanks(std::int64_t partitionState = -1) {
   LearnerOptions options;
   options.checkEvery = 1;
