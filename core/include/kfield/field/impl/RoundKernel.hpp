@@ -73,11 +73,6 @@ struct RoundKernel {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION double value(const Operand& o, const double* scratch,
-                                      std::int64_t stride, std::int64_t e) const {
-    return o.slot >= 0 ? scratch[o.slot * stride + e] : o.constant;
-  }
-
   // The key a device records for a conditional export or state: its alignment context when
   // it executes the call, 0 when it does not.
   KOKKOS_INLINE_FUNCTION double keyOf(const Op& op, const double* scratch, std::int64_t stride,
@@ -171,10 +166,10 @@ struct RoundKernel {
     perDevice(team, op, scratch, stride, first, count);
   }
 
-  // When changes are tracked: a value kept across rounds differs from last round's (NaN
-  // equals NaN). Any writer writes 1, so the flag is the same whatever the order.
+  // Called only when changes are tracked: a value kept across rounds differs from last
+  // round's (NaN equals NaN). Any writer writes 1, so the flag is the same whatever the order.
   KOKKOS_INLINE_FUNCTION void noteChange(double before, double after, std::int64_t s) const {
-    if (changed.extent(0) > 0 && !(before == after) && !(before != before && after != after)) {
+    if (!(before == after) && !(before != before && after != after)) {
       changed(s) = 1;
     }
   }
