@@ -3,7 +3,8 @@
 #include "BenchContext.hpp"
 
 #include <kfield/field/Library.hpp>
-#include <kfield/field/Simulation.hpp>
+#include <kfield/field/Programs.hpp>
+#include <kfield/sim/Simulation.hpp>
 
 #include <cstdint>
 #include <map>
@@ -41,9 +42,7 @@ template <class Space>
 void engine(benchmark::State& state) {
   const Network& net = network(state.range(0), state.range(1));
   const std::int64_t samples = state.range(2);
-  auto program =
-      trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hop");
-  BasicSimulation<Space> sim(program, net, samples);
+  BasicSimulation<Space> sim(lib::findProgram("hop-gradient")->build(net, {}), net, samples);
   for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(s % net.devices(), s, true);
   sim.run(1);
   timeFenced<Space>(state, [&] { sim.run(kRoundsPerIteration); });
@@ -63,16 +62,16 @@ void handWritten(benchmark::State& state) {
   Kokkos::parallel_for(
       "kfield::bench::sources", Kokkos::RangePolicy<Space>(0, samples),
       KOKKOS_LAMBDA(std::int64_t s) { source(s % n, s) = true; });
-  Kokkos::deep_copy(prev, math::infinity());
+  Kokkos::deep_copy(prev, lib::kInfinity);
   timeFenced<Space>(state, [&] {
     for (std::int64_t r = 0; r < kRoundsPerIteration; ++r) {
       Kokkos::parallel_for(
           "kfield::bench::hand_written_hop", Kokkos::RangePolicy<Space>(0, n),
           KOKKOS_LAMBDA(std::int64_t i) {
             for (std::int64_t s = 0; s < samples; ++s) {
-              double best = math::infinity();
+              double best = lib::kInfinity;
               for (std::int64_t k = view.offsets(i); k < view.offsets(i + 1); ++k) {
-                const std::int64_t j = view.neighbours(k);
+                const std::int64_t j = view.neighbors(k);
                 const double v = prev(j, s);
                 if (j != i && v < best) best = v;
               }

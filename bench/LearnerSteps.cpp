@@ -5,9 +5,10 @@
 // update.
 #include "BenchContext.hpp"
 
-#include <kfield/field/impl/CounterRng.hpp>
+#include <kfield/Random.hpp>
 #include <kfield/learn/Learner.hpp>
 #include <kfield/learn/Rules.hpp>
+#include <kfield/learn/Update.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -33,7 +34,7 @@ const DataParallelSystem& leastSquares(Rule r, std::int64_t k, std::int64_t n) {
   if (slot) return *slot;
   slot = std::make_unique<DataParallelSystem>(rules::leastSquaresSystem(k, ruleOf(r, k), 0.05));
   auto& sys = *slot;
-  auto u = [](std::uint64_t stream, std::uint64_t i) { return 2.0 * kfield::impl::uniform01(stream, i) - 1.0; };
+  auto u = [](std::uint64_t stream, std::uint64_t i) { return 2.0 * uniform01(stream, i) - 1.0; };
   const std::int64_t cuts[kOwners + 1] = {0, n / 10, n / 2, n * 3 / 4, n};
   sys.owners.resize(kOwners);
   for (int o = 0; o < kOwners; ++o) {
@@ -99,28 +100,6 @@ struct UnorderedNumerator {
   }
 };
 
-// An update program compiled for device arrays of parameters, state, mean and rate.
-template <class Memory>
-struct UpdateOnViews {
-  pointwise::impl::CompiledHost host;
-  pointwise::impl::CompiledProgram<Memory> program;
-  pointwise::impl::Segments seg;
-
-  UpdateOnViews(const pointwise::Program& update, std::int64_t k, std::int64_t m, double* params,
-                double* state, double* mean, double* rate)
-      : host(pointwise::impl::compile(update, learn::impl::updateLayout(k, m), "update")),
-        program(pointwise::impl::upload<Memory>(host)) {
-    seg.base[0] = params;
-    seg.base[1] = state;
-    seg.base[2] = mean;
-    seg.base[3] = rate;
-  }
-  template <class Space>
-  void run(const Space& space) const {
-    learn::impl::runUpdate(space, host, program, seg);
-  }
-};
-
 template <class Space>
 void divideByMass(const Kokkos::View<double*, typename Space::memory_space>& mean,
                   const Kokkos::View<double*, typename Space::memory_space>& numerator, double mass) {
@@ -155,7 +134,7 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
     Kokkos::deep_copy(st, hs);
   }
   Kokkos::deep_copy(rate, valueOf(sys.rate));
-  const UpdateOnViews<Memory> update(sys.update, k, m, params.data(), st.data(), mean.data(), rate.data());
+  const PointwiseUpdate<Space> update(sys.update, k, m);
   const UnorderedNumerator<Space, Contribution> reduce{static_cast<unsigned>(2 * k), k, contribution,
                                                        samples, params.data()};
   // Check the reducer once at the initial (zero) parameters: numerator_0 = sum of -2 y x_0.
@@ -176,7 +155,7 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
     Kokkos::parallel_reduce("kfield::bench::unordered_numerator",
                             Kokkos::RangePolicy<Space>(0, n), reduce, numerator);
     divideByMass<Space>(mean, numerator, static_cast<double>(n));
-    update.run(Space());
+    update.run(Space(), params.data(), st.data(), mean.data(), rate.data());
   });
   countSteps(state);
 }
@@ -207,8 +186,10 @@ void updateProgram(benchmark::State& state, Rule r) {
   if (r == kAdam) {  // t = 0, beta1^0 = beta2^0 = 1
     Kokkos::deep_copy(Kokkos::subview(st, std::make_pair(2 * k + 1, 2 * k + 3)), 1.0);
   }
-  const UpdateOnViews<Memory> update(rule.update, k, m, params.data(), st.data(), mean.data(), rate.data());
-  timeFenced<Space>(state, [&] { update.run(Space()); });
+  const PointwiseUpdate<Space> update(rule.update, k, m);
+  timeFenced<Space>(state, [&] {
+    update.run(Space(), params.data(), st.data(), mean.data(), rate.data());
+  });
   state.SetItemsProcessed(state.iterations() * k);
   state.SetBytesProcessed(state.iterations() * k * 8 * (r == kSgd ? 3 : 7));  // words read + written
 }

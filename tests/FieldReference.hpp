@@ -3,7 +3,7 @@
 #ifndef KFIELD_TEST_FIELDREFERENCE_HPP
 #define KFIELD_TEST_FIELDREFERENCE_HPP
 
-#include <kfield/field/Network.hpp>
+#include <kfield/net/Network.hpp>
 
 #include <deque>
 #include <limits>
@@ -19,14 +19,14 @@ inline std::vector<double> bfsHops(const Network& net, const std::vector<std::in
   while (!queue.empty()) {
     const auto i = queue.front();
     queue.pop_front();
-    for (auto j : net.neighboursOf(i)) {
+    for (auto j : net.neighborsOf(i)) {
       if (hops[j] > hops[i] + 1) hops[j] = hops[i] + 1, queue.push_back(j);
     }
   }
   return hops;
 }
 
-// Distances as the gradient forms them: a neighbour's distance plus the edge's length.
+// Distances as the gradient forms them: a neighbor's distance plus the edge's length.
 inline std::vector<double> dijkstra(const Network& net, const std::vector<std::int64_t>& sources) {
   std::vector<double> dist(net.devices(), std::numeric_limits<double>::infinity());
   using Item = std::pair<double, std::int64_t>;
@@ -37,7 +37,7 @@ inline std::vector<double> dijkstra(const Network& net, const std::vector<std::i
     queue.pop();
     if (d > dist[i]) continue;
     for (std::int64_t k = net.offsets()[i]; k < net.offsets()[i + 1]; ++k) {
-      const std::int64_t j = net.neighbours()[k];
+      const std::int64_t j = net.neighbors()[k];
       const double through = dist[i] + net.lengths()[k];
       if (through < dist[j]) dist[j] = through, queue.push({through, j});
     }

@@ -37,7 +37,7 @@ inline double leftToRight(const std::vector<double>& x) {
 }
 
 // Values whose sum depends on every association: mostly moderate magnitudes, with exact
-// cancellations, values of 1e16 that absorb small neighbours, rare extremes (1e-300..1e300)
+// cancellations, values of 1e16 that absorb small neighbors, rare extremes (1e-300..1e300)
 // that return later negated (so no single one decides the total), -0.0 and subnormals.
 inline std::vector<double> adversarial(std::int64_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);

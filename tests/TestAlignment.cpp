@@ -3,7 +3,7 @@
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
-#include <kfield/field/Simulation.hpp>
+#include <kfield/sim/Simulation.hpp>
 
 #include <algorithm>
 #include <vector>
@@ -133,16 +133,16 @@ TEST(Trace, DuplicatePathsAndBadNamesAreRefused) {
               p.pinned("beacon", [&] { return p.neighbors(p.constant(1.0)).sum(); });
               return p.pinned("beacon", [&] { return p.neighbors(p.constant(2.0)).sum(); });
             }),
-            "trace: two call sites have the path 'beacon'");
+            "kfield::trace: two call sites have the path 'beacon'");
   EXPECT_EQ(traceError([](Program& p) {
               return p.aggregate("a/b", [&] { return p.constant(1.0); });
             }),
-            "trace: an aggregate name must be non-empty, without '/' or '@': 'a/b'");
+            "kfield::trace: an aggregate name must be non-empty, without '/' or '@': 'a/b'");
   EXPECT_EQ(traceError([](Program& p) {
               p.sense<int>("x");
               return p.sense<double>("x");
             }),
-            "trace: sensor 'x' is read with two different types");
+            "kfield::trace: sensor 'x' is read with two different types");
 }
 
 TEST(Trace, PathsFollowPhyeldsRules) {

@@ -138,13 +138,13 @@ TYPED_TEST(CanonicalSum, MismatchedOutputsAreRefusedByName) {
     canonicalSumOverSamples(TypeParam(), plane, out);
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "canonicalSumOverSamples: out has 5 rows, the plane has 4");
+    EXPECT_STREQ(e.what(), "kfield::canonicalSumOverSamples: out has 5 rows, the plane has 4");
   }
   try {
     canonicalSumOfVectors(TypeParam(), plane, out);
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "canonicalSumOfVectors: out has 5 entries, the vectors have width 8");
+    EXPECT_STREQ(e.what(), "kfield::canonicalSumOfVectors: out has 5 entries, the vectors have width 8");
   }
   auto row = Kokkos::subview(plane, 0, Kokkos::ALL);
   EXPECT_THROW(canonicalSumOfVectors(TypeParam(), plane, row), std::invalid_argument);

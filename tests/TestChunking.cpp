@@ -50,14 +50,14 @@ TEST(ChunkSamples, EveryChunkIsAWholeSubtree) {
 TEST(ChunkSamples, BadArgumentsAreRefusedByName) {
   using test::errorOf;
   EXPECT_EQ(errorOf([] { chunkSamples(100, 8, 100, 3); }),
-            "chunkSamples: leaf must be a power of two, got 3");
-  EXPECT_EQ(errorOf([] { chunkSamples(100, 8, -1, 4); }), "chunkSamples: n must be >= 0, got -1");
+            "kfield::chunkSamples: leaf must be a power of two, got 3");
+  EXPECT_EQ(errorOf([] { chunkSamples(100, 8, -1, 4); }), "kfield::chunkSamples: n must be >= 0, got -1");
   EXPECT_EQ(errorOf([] { chunkSamples(100, 0, 1, 4); }),
-            "chunkSamples: perSampleBytes must be > 0, got 0");
+            "kfield::chunkSamples: perSampleBytes must be > 0, got 0");
   EXPECT_EQ(errorOf([] { chunkSamples(-5, 8, 1, 4); }),
-            "chunkSamples: budgetBytes must be >= 0, got -5");
+            "kfield::chunkSamples: budgetBytes must be >= 0, got -5");
   EXPECT_EQ(errorOf([] { chunkSamples(100, 8, 10, 0); }),
-            "chunkSamples: leaf must be a power of two, got 0");
+            "kfield::chunkSamples: leaf must be a power of two, got 0");
 }
 
 TEST(CeilSqrt, ExactEverywhere) {

@@ -16,7 +16,7 @@ namespace {
 using namespace kfield::pointwise;
 
 TEST(PointwiseProgram, LaterAssignmentsSeeEarlierWrites) {
-  Program p;
+  PointwiseProgram p;
   p.slots = 3;
   p.assignments = {set(0, Expr(1.0)), set(1, Expr::slot(0) + Expr(1.0)),
                    set(0, Expr::slot(1) * Expr(10.0))};
@@ -26,7 +26,7 @@ TEST(PointwiseProgram, LaterAssignmentsSeeEarlierWrites) {
 }
 
 TEST(PointwiseProgram, EncodingRoundTripsAndIsTheIdentity) {
-  Program p;
+  PointwiseProgram p;
   p.slots = 40;
   p.assignments = {each(0, 8, Expr::indexed(20) * Expr(1.5) + Expr::indexed(0)),
                    fold(8, Binary::Max, 30, -Expr::indexed(10)),
@@ -35,13 +35,13 @@ TEST(PointwiseProgram, EncodingRoundTripsAndIsTheIdentity) {
   EXPECT_EQ(encode(decode(words)), words);
   EXPECT_EQ(identityBytes(p).size(), words.size() * 8);
   EXPECT_EQ(identityBytes(p)[0], 40);  // the slot count, little-endian, comes first
-  Program q = p;
+  PointwiseProgram q = p;
   q.assignments[2].code[0] ^= 1u << 8;  // read another slot
   EXPECT_NE(identityBytes(q), identityBytes(p));
 }
 
 TEST(PointwiseProgram, BadProgramsAreNamed) {
-  Program p;
+  PointwiseProgram p;
   p.slots = 10;
   p.assignments = {each(2, 4, Expr::indexed(3))};
   EXPECT_EQ(errorOf([&] { validate(p, "rule"); }),
@@ -64,17 +64,17 @@ TEST(PointwiseProgram, BadProgramsAreNamed) {
             "rule: assignment 0: the expression needs 21 stack entries (at most 16); write long "
             "sums as a fold");
   EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 0}); }),
-            "pointwise decode: the words end before a code length (word 5)");
+            "kfield::pointwise::decode: the words end before a code length (word 5)");
   EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 9, 1, 0}); }),
-            "pointwise decode: word 4: unknown form 9");
+            "kfield::pointwise::decode: word 4: unknown form 9");
   EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 0, 1, 77}); }),
-            "pointwise decode: assignment 0: unknown opcode 77 at code word 0");
-  EXPECT_EQ(errorOf([] { decode({4, 0, 5}); }), "pointwise decode: 1 words after the last assignment");
+            "kfield::pointwise::decode: assignment 0: unknown opcode 77 at code word 0");
+  EXPECT_EQ(errorOf([] { decode({4, 0, 5}); }), "kfield::pointwise::decode: 1 words after the last assignment");
   EXPECT_EQ(errorOf([] {
-              Program w;
+              PointwiseProgram w;
               w.slots = 4;
               w.assignments = {set(1, Expr(2.0))};
-              pointwise::impl::compile(w, {{0, 2, 4}, {false, true}}, "contribution");
+              impl::compilePointwise(w, {{0, 2, 4}, {false, true}}, "contribution");
             }),
             "contribution: assignment 0 writes slot 1, which this program may not write");
 }
@@ -90,8 +90,8 @@ TEST(DataParallelSystem, AdmittedNamesEachFailingCondition) {
     DataParallelSystem sys = smallSystem();
     change(sys);
     const AdmissionResult r = admitted(sys);
-    EXPECT_EQ(r.condition, condition) << name(condition);
-    EXPECT_EQ(r.detail, detail) << name(condition);
+    EXPECT_EQ(r.condition, condition) << describe(condition);
+    EXPECT_EQ(r.detail, detail) << describe(condition);
   };
   expect(Admission::NoParameters, "k = 0", [](auto& s) { s.parameters = 0; });
   expect(Admission::ContributionSlots, "contribution has 9 slots, 2k + s = 10",
@@ -112,7 +112,7 @@ TEST(DataParallelSystem, AdmittedNamesEachFailingCondition) {
   expect(Admission::MalformedProgram,
          "update: assignment 0: a binary operator with fewer than two operands",
          [](auto& s) { s.update.assignments[0].code = {opcode::kConstant, 0, opcode::kBinary}; });
-  EXPECT_STREQ(name(Admission::MassTooLarge), "total mass is not below 2^53");
+  EXPECT_EQ(describe(Admission::MassTooLarge), "total mass is not below 2^53");
 }
 
 TEST(DataParallelSystem, IdentitiesFollowTheRuleAndTheSamples) {
@@ -141,7 +141,7 @@ TEST(DataParallelSystem, IdentitiesFollowTheRuleAndTheSamples) {
   for (int owners = 2; owners <= 8; ++owners) {
     const DataParallelSystem moved = repartitioned(sys, owners);
     EXPECT_EQ(learnerIdentityBytes(moved), learner);
-    EXPECT_EQ(hex(learnerIdentity(moved)), hex(learnerIdentity(sys)));
+    EXPECT_EQ(describe(learnerIdentity(moved)), describe(learnerIdentity(sys)));
     if (owners != 2) {
       EXPECT_NE(systemIdentity(moved), systemIdentity(sys));
     }
@@ -150,7 +150,7 @@ TEST(DataParallelSystem, IdentitiesFollowTheRuleAndTheSamples) {
 
 TEST(DataParallelSystem, Sha256) {
   const std::string abc = "abc";  // FIPS 180-2, appendix B.1
-  EXPECT_EQ(hex(sha256(std::vector<unsigned char>(abc.begin(), abc.end()))),
+  EXPECT_EQ(describe(sha256(std::vector<unsigned char>(abc.begin(), abc.end()))),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   // Streaming the identity in pieces digests the same bytes as the whole.
   const DataParallelSystem sys = smallSystem();
@@ -166,7 +166,7 @@ TEST(DataParallelSystem, RepartitionSplitsLargerFirst) {
   EXPECT_EQ(sizes, (std::vector<std::size_t>{3, 3, 2, 2}));
   EXPECT_EQ(r.owners[2][0], sys.owners[0][6]);
   EXPECT_EQ(repartitioned(sys, 12).owners[11].size(), 0u);
-  EXPECT_EQ(errorOf([&] { repartitioned(sys, 0); }), "repartitioned: owners = 0, need at least 1");
+  EXPECT_EQ(errorOf([&] { repartitioned(sys, 0); }), "kfield::repartitioned: owners = 0, need at least 1");
 }
 
 TEST(DataParallelSystem, SlotClassesAndSeparability) {
@@ -188,13 +188,13 @@ TEST(DataParallelSystem, SlotClassesAndSeparability) {
 }
 
 TEST(DataParallelSystem, OwnersThatDisagreeStopTheRun) {
-  EXPECT_NO_THROW(learn::impl::checkHashes({5, 5, 5}, false, 3));
+  EXPECT_NO_THROW(impl::checkHashes({5, 5, 5}, "owner", 3));
   try {
-    learn::impl::checkHashes({5, 5, 6}, true, 32);
+    impl::checkHashes({5, 5, 6}, "rank", 32);
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(),
-                 "kfield learner: owners disagree after step 32: rank 2's parameters and state "
+                 "kfield::DataParallelLearner: owners disagree after step 32: rank 2's parameters and state "
                  "hash to 0000000000000006, rank 0's to 0000000000000005");
   }
 }

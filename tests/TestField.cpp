@@ -3,7 +3,7 @@
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
-#include <kfield/field/Simulation.hpp>
+#include <kfield/sim/Simulation.hpp>
 
 #include <fstream>
 #include <vector>
@@ -150,16 +150,16 @@ TYPED_TEST(Field, BadSimulationInputIsRefusedByName) {
   const Network net = Network::grid(3, 3);
   Sim<TypeParam> sim(hopProgram(), net, 2);
   EXPECT_EQ(errorOf([&] { sim.sensor("obstacle"); }),
-            "Simulation: program 'hop' reads no sensor named 'obstacle'");
+            "kfield::Simulation: program 'hop' reads no sensor named 'obstacle'");
   EXPECT_EQ(errorOf([&] { sim.sensor("source").set(9, true); }),
-            "sensor 'source': device 9 is not in [0, 9)");
+            "kfield::Simulation: sensor 'source': device 9 is not in [0, 9)");
   EXPECT_EQ(errorOf([&] { sim.sensor("source").set(0, 2, true); }),
-            "sensor 'source': sample 2 is not in [0, 2)");
-  EXPECT_EQ(errorOf([&] { sim.run(-1); }), "Simulation: rounds must be >= 0, got -1");
+            "kfield::Simulation: sensor 'source': sample 2 is not in [0, 2)");
+  EXPECT_EQ(errorOf([&] { sim.run(-1); }), "kfield::Simulation: rounds must be >= 0, got -1");
   EXPECT_EQ(errorOf([&] { sim.run(std::vector<std::int64_t>{1}); }),
-            "Simulation::run: 1 round counts for 2 samples");
+            "kfield::Simulation: run: 1 round counts for 2 samples");
   EXPECT_EQ(errorOf([&] { Sim<TypeParam>(hopProgram(), net, 0); }),
-            "Simulation: samples must be >= 1, got 0");
+            "kfield::Simulation: samples must be >= 1, got 0");
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ double multiplyAdd(double a, double b, double c) {
 }
 
 KOKKOS_INLINE_FUNCTION double roundedOps(double x) {
-  return math::sqrt(x) / 3.0 + x * 0.1 - 1.0 / (x + 0.5);
+  return impl::math::sqrt(x) / 3.0 + x * 0.1 - 1.0 / (x + 0.5);
 }
 
 template <class Space>
@@ -51,12 +51,12 @@ Kokkos::View<double[6], Kokkos::HostSpace> minMaxClamp() {
   Kokkos::View<double[6], Space> out("out");
   Kokkos::parallel_for(
       "kfield::test::min_max_clamp", Kokkos::RangePolicy<Space>(0, 1), KOKKOS_LAMBDA(int) {
-        out(0) = math::min(-0.0, 0.0);  // equal: the first argument wins
-        out(1) = math::max(0.0, -0.0);
-        out(2) = math::clamp(7.5, 0.0, 2.0);
-        out(3) = math::clamp(-1.0, 0.0, 2.0);
-        out(4) = math::fmin(3.0, -2.0);
-        out(5) = math::fabs(-4.25);
+        out(0) = impl::math::min(-0.0, 0.0);  // equal: the first argument wins
+        out(1) = impl::math::max(0.0, -0.0);
+        out(2) = impl::math::clamp(7.5, 0.0, 2.0);
+        out(3) = impl::math::clamp(-1.0, 0.0, 2.0);
+        out(4) = impl::math::fmin(3.0, -2.0);
+        out(5) = impl::math::fabs(-4.25);
       });
   return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
 }

@@ -87,18 +87,18 @@ TYPED_TEST(Learner, PartitionedUpdateEqualsTheFullUpdate) {
 TYPED_TEST(Learner, RefusesWhatItCannotRun) {
   auto sys = leastSquaresSystem(kParams, 64, {0, 64}, rules::sgd(kParams), 0.1);
   EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys); }),
-            "DataParallelLearner: not admitted: fewer than two owners: 1 owner(s)");
+            "kfield::DataParallelLearner: not admitted: fewer than two owners: 1 owner(s)");
   sys = repartitioned(sys, 2);
   LearnerOptions negative;
   negative.checkEvery = -1;
   EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, negative); }),
-            "DataParallelLearner: checkEvery = -1 is negative");
+            "kfield::DataParallelLearner: checkEvery = -1 is negative");
   EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam>(sys).run(-3); }),
-            "DataParallelLearner::run: steps = -3 is negative");
+            "kfield::DataParallelLearner::run: steps = -3 is negative");
   LearnerOptions q1;
   q1.partitionState = 1;
   EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, q1); }),
-            "DataParallelLearner: cannot partition the optimizer state (q = 1): the update is "
+            "kfield::DataParallelLearner: cannot partition the optimizer state (q = 1): the update is "
             "not separable: q k = 5 per-coordinate state words, but m = 0");
   // A coupled update: every parameter moves by the first coordinate's mean.
   sys.update.assignments = {pointwise::each(0, kParams, pointwise::Expr::indexed(0) -
@@ -106,7 +106,7 @@ TYPED_TEST(Learner, RefusesWhatItCannotRun) {
   LearnerOptions q0;
   q0.partitionState = 0;
   EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, q0); }),
-            "DataParallelLearner: cannot partition the optimizer state (q = 0): the update is "
+            "kfield::DataParallelLearner: cannot partition the optimizer state (q = 0): the update is "
             "not separable: update assignment 0 writes slot 1 (coordinate 1) and reads slot 5 "
             "(coordinate 0)");
 }

@@ -38,7 +38,7 @@ std::vector<Word> run(const DataParallelSystem& sys, std::int64_t steps, Learner
 }
 
 std::string tooManyRanks(int ranks, int owners) {
-  return "DataParallelLearner: " + std::to_string(ranks) + " ranks but " + std::to_string(owners) +
+  return "kfield::DataParallelLearner: " + std::to_string(ranks) + " ranks but " + std::to_string(owners) +
          " owners: every rank needs at least one owner";
 }
 
@@ -82,9 +82,9 @@ TYPED_TEST(LearnerRanks, RanksHoldingDifferentSystemsAreRefused) {
   const int last = placement.ranks() - 1;
   const auto& mine = placement.rank() == last ? other : sys;
   EXPECT_EQ(errorOf([&] { run<TypeParam>(mine, 1, overRanks()); }),
-            "DataParallelLearner: rank " + std::to_string(last) +
-                " holds a different system from rank 0 (identity " + hex(systemIdentity(other)) +
-                ", rank 0's " + hex(systemIdentity(sys)) + ")");
+            "kfield::DataParallelLearner: rank " + std::to_string(last) +
+                " holds a different system from rank 0 (identity " + describe(systemIdentity(other)) +
+                ", rank 0's " + describe(systemIdentity(sys)) + ")");
 }
 
 }  // namespace

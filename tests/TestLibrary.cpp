@@ -3,7 +3,7 @@
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
-#include <kfield/field/Simulation.hpp>
+#include <kfield/sim/Simulation.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -190,7 +190,7 @@ TYPED_TEST(Library, ChannelAvoidsObstacles) {
   EXPECT_EQ(out[destination], 1.0);
   EXPECT_EQ(out[7 * w + 7], 1.0);  // through the gap
   for (std::int64_t y = 0; y < 7; ++y) EXPECT_EQ(out[y * w + 7], 0.0) << "wall row " << y;
-  // On a 4-neighbour grid every cell on some shortest path (18 steps round the wall) is in,
+  // On a 4-neighbor grid every cell on some shortest path (18 steps round the wall) is in,
   // and cells off them are out.
   EXPECT_EQ(out[4 * w + 3], 1.0);   // 2 + 16
   EXPECT_EQ(out[0 * w + 1], 0.0);   // 4 + 22

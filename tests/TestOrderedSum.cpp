@@ -2,6 +2,7 @@
 #include "SumReference.hpp"
 #include "TestSpaces.hpp"
 
+#include <kfield/Plane.hpp>
 #include <kfield/sum/OrderedSum.hpp>
 
 #include <vector>
@@ -84,18 +85,18 @@ TYPED_TEST(OrderedSum, BadInputIsRefusedByName) {
   using View = Kokkos::View<double*, typename TypeParam::memory_space>;
   View a("a", 10), b("b", 10), shortOne("short", 5), dst("dst", 10);
   EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, shortOne}, 10); }),
-            "orderedSum: src[1] has 5 elements, fewer than n = 10");
+            "kfield::orderedSum: src[1] has 5 elements, fewer than n = 10");
   EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, b}, -1); }),
-            "orderedSum: n must be >= 0, got -1");
+            "kfield::orderedSum: n must be >= 0, got -1");
   EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {}, 10); }),
-            "orderedSum: needs at least one source");
+            "kfield::orderedSum: needs at least one source");
   EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, dst}, 10); }),
-            "orderedSum: src[1] overlaps dst; only src[0] may alias dst, and only as the same view");
+            "kfield::orderedSum: src[1] overlaps dst; only src[0] may alias dst, and only as the same view");
   auto shifted = Kokkos::subview(dst, std::pair<int, int>(1, 10));
   EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), shifted, {dst, a}, 9); }),
-            "orderedSum: src[0] overlaps dst; only src[0] may alias dst, and only as the same view");
+            "kfield::orderedSum: src[0] overlaps dst; only src[0] may alias dst, and only as the same view");
   EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), shortOne, {a, b}, 10); }),
-            "orderedSum: dst has 5 elements, fewer than n = 10");
+            "kfield::orderedSum: dst has 5 elements, fewer than n = 10");
 }
 
 template <class Space>
@@ -136,13 +137,13 @@ TYPED_TEST(OrderedSum, PrefixUpdatesRefuseBadCounts) {
   using Plane = Kokkos::View<double**, Kokkos::LayoutRight, typename TypeParam::memory_space>;
   Plane acc("acc", 3, 5), g("g", 3, 5), tall("tall", 4, 5);
   EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, g, 6); }),
-            "accumulatePrefix: count must be in [0, 5] (the samples of acc), got 6");
+            "kfield::accumulatePrefix: count must be in [0, 5] (the samples of acc), got 6");
   EXPECT_EQ(errorOf([&] { fillPrefix(TypeParam(), acc, 1.0, -1); }),
-            "fillPrefix: count must be in [0, 5] (the samples of plane), got -1");
+            "kfield::fillPrefix: count must be in [0, 5] (the samples of plane), got -1");
   EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, tall, 2); }),
-            "accumulatePrefix: acc has 3 rows, g has 4");
+            "kfield::accumulatePrefix: acc has 3 rows, g has 4");
   EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, acc, 2); }),
-            "accumulatePrefix: g overlaps acc");
+            "kfield::accumulatePrefix: g overlaps acc");
 }
 
 }  // namespace

@@ -134,14 +134,14 @@ TYPED_TEST(Partials, BadRangesAreRefusedByName) {
     mergePartials(a, c);
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "mergePartials: ranges [0, 40) and [50, 100) are not adjacent");
+    EXPECT_STREQ(e.what(), "kfield::mergePartials: ranges [0, 40) and [50, 100) are not adjacent");
   }
   try {
     finishPartials(a);
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(),
-                 "finishPartials: the partials cover [0, 40), not the whole sequence [0, 100)");
+                 "kfield::finishPartials: the partials cover [0, 40), not the whole sequence [0, 100)");
   }
   EXPECT_THROW(canonicalPartials(TypeParam(), onSpace<TypeParam>(x), 1, 100),
                std::invalid_argument);  // samples [1, 101) do not lie in 100

@@ -2,7 +2,6 @@
 #include "TestSpaces.hpp"
 
 #include <kfield/learn/Pointwise.hpp>
-#include <kfield/learn/impl/LearnerKernels.hpp>
 #include <kfield/learn/impl/PointwiseKernel.hpp>
 
 #include <random>
@@ -12,17 +11,16 @@ namespace kfield::test {
 namespace {
 
 using namespace kfield::pointwise;
-namespace pwi = kfield::pointwise::impl;
 
 template <class Space>
 class Pointwise : public ::testing::Test {};
 TYPED_TEST_SUITE(Pointwise, Spaces, SpaceNames);
 
 // Segments [0,10) [10,17) [17,30) [30,40): `each`, `fold` and indexed reads cross them.
-const pwi::SlotLayout kLayout{{0, 10, 17, 30, 40}, {true, true, true, true}};
+const impl::SlotLayout kLayout{{0, 10, 17, 30, 40}, {true, true, true, true}};
 
-Program crossingProgram() {
-  Program p;
+PointwiseProgram crossingProgram() {
+  PointwiseProgram p;
   p.slots = 40;
   p.assignments = {
       each(0, 8, Expr::indexed(20) * Expr(1.5) + Expr::indexed(0)),
@@ -46,23 +44,23 @@ std::vector<double> randomSlots(std::int64_t n, std::uint64_t seed) {
 // The program on the device, in one thread (as a contribution runs) or spread over threads
 // (as an update runs).
 template <class Space>
-std::vector<double> onDevice(const Program& program, const std::vector<double>& slots,
-                             bool parallel, const pwi::SlotLayout& layout = kLayout) {
+std::vector<double> onDevice(const PointwiseProgram& program, const std::vector<double>& slots,
+                             bool parallel, const impl::SlotLayout& layout = kLayout) {
   using Memory = typename Space::memory_space;
   Kokkos::View<double*, Memory> data("slots", slots.size());
   auto h = Kokkos::create_mirror_view(data);
   for (std::size_t j = 0; j < slots.size(); ++j) h(j) = slots[j];
   Kokkos::deep_copy(data, h);
-  const auto host = pwi::compile(program, layout, "test");
-  const auto compiled = pwi::upload<Memory>(host);
-  pwi::Segments seg;
+  const auto host = impl::compilePointwise(program, layout, "test");
+  const auto compiled = impl::uploadPointwise<Memory>(host);
+  impl::Segments seg;
   for (int s = 0; s < 4; ++s) seg.base[s] = data.data() + layout.start[static_cast<std::size_t>(s)];
   if (parallel) {
-    learn::impl::runUpdate(Space(), host, compiled, seg);
+    impl::runPointwise(Space(), host, compiled, seg);
   } else {
     Kokkos::parallel_for(
         "test::pointwise", Kokkos::RangePolicy<Space>(0, 1), KOKKOS_LAMBDA(int) {
-          compiled.template run<pwi::PointwiseLanes<Space>::value>(seg);
+          compiled.template run<PointwiseLanes<Space>::value>(seg);
         });
   }
   Kokkos::deep_copy(h, data);
@@ -84,7 +82,7 @@ TYPED_TEST(Pointwise, DeviceEvaluationMatchesTheDefinition) {
 }
 
 TYPED_TEST(Pointwise, LongEachesSpreadOverBlocks) {
-  Program p;
+  PointwiseProgram p;
   p.slots = 40;
   p.assignments = {each(17, 13, Expr::indexed(17) * Expr::indexed(0) + Expr::slot(39)),
                    each(0, 10, Expr::indexed(0) - Expr::indexed(30))};
@@ -98,8 +96,8 @@ TYPED_TEST(Pointwise, LongEachesSpreadOverBlocks) {
 // Several blocks per piece (host blocks hold 128 instances), and every mix of operands that
 // vary across instances and operands that do not, including values the same for all.
 TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
-  const pwi::SlotLayout wide{{0, 300, 500, 700, 1000}, {true, true, true, true}};
-  Program p;
+  const impl::SlotLayout wide{{0, 300, 500, 700, 1000}, {true, true, true, true}};
+  PointwiseProgram p;
   p.slots = 1000;
   p.assignments = {
       each(0, 290, Expr::slot(999) - Expr::indexed(310) * Expr::indexed(0)),      // S - V*V

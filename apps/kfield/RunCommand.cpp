@@ -2,7 +2,8 @@
 #include "Command.hpp"
 
 #include <kfield/field/Library.hpp>
-#include <kfield/field/Simulation.hpp>
+#include <kfield/field/Programs.hpp>
+#include <kfield/sim/Simulation.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -28,45 +29,10 @@ struct RunOptions {
   std::string out;
 };
 
-// name -> program builder; the sensors every program may read: "source", "destination",
-// "obstacle", "value".
-const std::map<std::string, std::function<TracedProgram()>>& programs() {
-  using F = kfield::Field<double>;
-  static const std::map<std::string, std::function<TracedProgram()>> table{
-      {"hop-gradient", [] { return trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hop-gradient"); }},
-      {"distance-gradient", [] { return trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); }, "distance-gradient"); }},
-      {"broadcast", [] { return trace([](Program& p) { return lib::broadcast(p, p.sense<bool>("source"), p.sense<double>("value")); }, "broadcast"); }},
-      {"collect-sum", [] { return trace([](Program& p) { return lib::collectSum(p, p.sense<bool>("source"), p.sense<double>("value")); }, "collect-sum"); }},
-      {"gossip-max", [] { return trace([](Program& p) { return lib::gossipMax(p, p.sense<double>("value")); }, "gossip-max"); }},
-      {"channel", [] { return trace([](Program& p) -> F { return toDouble(lib::channel(p, p.sense<bool>("source"), p.sense<bool>("destination"), p.sense<bool>("obstacle"), 0.5)); }, "channel"); }},
-  };
-  return table;
-}
-
 std::string programNames() {
   std::string names;
-  for (const auto& [name, build] : programs()) names += (names.empty() ? "" : ", ") + name;
-  return names + ", election, consensus";
-}
-
-TracedProgram buildProgram(const RunOptions& o, const Network& net) {
-  if (o.program == "election") {
-    return trace([&](Program& p) { return lib::election(p, o.radius); }, "election");
-  }
-  if (o.program == "consensus") {
-    std::int64_t degree = 0;
-    for (std::int64_t d = 0; d < net.devices(); ++d) {
-      degree = std::max(degree, net.offsets()[d + 1] - net.offsets()[d] - 1);
-    }
-    const double rate = 1.0 / double(degree + 1);
-    return trace([&](Program& p) { return lib::consensus(p, p.sense<double>("value"), rate); },
-                 "consensus");
-  }
-  const auto found = programs().find(o.program);
-  if (found == programs().end()) {
-    throw UserError("unknown program '" + o.program + "' (programs: " + programNames() + ")");
-  }
-  return found->second();
+  for (const lib::LibraryProgram& p : lib::programs()) names += (names.empty() ? "" : ", ") + p.name;
+  return names;
 }
 
 // A progress bar on a terminal; nothing when stderr is a file or a pipe.
@@ -110,7 +76,13 @@ int runProgram(const RunOptions& o) {
                       " (0.." + std::to_string(n - 1) + ")");
     }
   }
-  const TracedProgram program = buildProgram(o, net);
+  lib::ProgramSettings settings;
+  settings.radius = o.radius;
+  const lib::LibraryProgram* chosen = lib::findProgram(o.program);
+  if (!chosen) {
+    throw UserError("unknown program '" + o.program + "' (programs: " + programNames() + ")");
+  }
+  const TracedProgram program = chosen->build(net, settings);
   Simulation sim(program, net, o.samples);
   auto has = [&](const char* name) { return program.sensorIndex(name) >= 0; };
   if (o.program == "channel") {
@@ -180,9 +152,7 @@ Command addRunCommand(CLI::App& app) {
       "run",
       "Run a library program over a network.\n"
       "Example: kfield run hop-gradient --network grid:1000x1000 --source 0 --rounds 500");
-  run->add_option("program", o->program, "hop-gradient, distance-gradient, broadcast, "
-                                         "collect-sum, election, channel, gossip-max, consensus")
-      ->required();
+  run->add_option("program", o->program, programNames())->required();
   run->add_option("--network", o->network,
                   "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED] or edges:FILE (default grid:1000x1000)");
   run->add_option("--rounds", o->rounds, "Rounds to run (default: until stable)");

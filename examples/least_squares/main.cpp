@@ -35,7 +35,7 @@ int main(int argc, char* argv[]) {
                 {points.begin() + 100, points.begin() + 650},
                 {points.begin() + 650, points.end()}};
   if (const auto verdict = admitted(sys); !verdict) {
-    std::fprintf(stderr, "not admitted: %s: %s\n", name(verdict.condition), verdict.detail.c_str());
+    std::fprintf(stderr, "not admitted: %s: %s\n", describe(verdict.condition).c_str(), verdict.detail.c_str());
     return 1;
   }
 
@@ -48,7 +48,7 @@ int main(int argc, char* argv[]) {
 
   std::printf("after %lld steps: a = %.6f, b = %.6f\n", static_cast<long long>(a.step),
               valueOf(a.parameters[0]), valueOf(a.parameters[1]));
-  std::printf("learner identity %s\n", hex(a.learnerIdentity).c_str());
+  std::printf("learner identity %s\n", describe(a.learnerIdentity).c_str());
   std::printf("3 owners and 5 owners: identity %s, parameters and state %s\n",
               a.learnerIdentity == b.learnerIdentity ? "equal" : "DIFFER",
               a.parameters == b.parameters && a.state == b.state ? "bit-identical" : "DIFFER");

@@ -1,5 +1,7 @@
 #include "kfield/field/Program.hpp"
 
+#include "kfield/impl/Errors.hpp"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -12,9 +14,7 @@ using impl::OpCode;
 using impl::Operand;
 
 namespace {
-[[noreturn]] void traceError(const std::string& what) {
-  throw std::invalid_argument("trace: " + what);
-}
+[[noreturn]] void traceError(const std::string& what) { impl::invalidArgument("kfield::trace", what); }
 }  // namespace
 
 std::int32_t TracedProgram::sensorIndex(const std::string& name) const {
@@ -84,9 +84,9 @@ Op Program::alignedOp(OpCode code, Operand a, std::int32_t plane, bool keyedPlan
   return op;
 }
 
-std::int32_t Program::addExpression(const NbrExpression& e) {
-  traced_.expressions.push_back(e);
-  return static_cast<std::int32_t>(traced_.expressions.size() - 1);
+std::int32_t Program::addExpression(const impl::NbrExpression& e) {
+  expressions_.push_back(e);
+  return static_cast<std::int32_t>(expressions_.size() - 1);
 }
 
 Operand Program::record(Op op, graph::Node node) {
@@ -139,7 +139,7 @@ Operand Program::senseOperand(const std::string& name, SensorType type) {
 }
 
 NbrField<double> Program::edgeLength() {
-  NbrExpression e;
+  impl::NbrExpression e;
   e.code = EntryCode::EdgeLength;
   return NbrField<double>(this, addExpression(e), false);
 }
@@ -147,8 +147,8 @@ NbrField<double> Program::edgeLength() {
 std::int32_t Program::neighborsExpression(Operand x) {
   const std::string path = call("neighbors");
   claimPath(path);
-  NbrExpression e;
-  e.code = EntryCode::Neighbour;
+  impl::NbrExpression e;
+  e.code = EntryCode::Neighbor;
   e.plane = addExport(path, x, -1);
   return addExpression(e);
 }
@@ -174,8 +174,8 @@ std::pair<std::string, std::int32_t> Program::beginShare(Operand init) {
   traced_.exports.push_back({path, keyed()});
   const auto index = static_cast<std::int32_t>(traced_.exports.size() - 1);
   graph::Node node{"share.read", path, {"export:" + path, keyOf(init)}, {}, false};
-  NbrExpression e;
-  e.code = EntryCode::Neighbour;
+  impl::NbrExpression e;
+  e.code = EntryCode::Neighbor;
   e.plane = index;
   const Op op = alignedOp(OpCode::ShareRead, init, index, keyed(), node);
   e.local = record(op, node);
@@ -183,12 +183,12 @@ std::pair<std::string, std::int32_t> Program::beginShare(Operand init) {
 }
 
 void Program::endShare(const std::string& path, std::int32_t shared, Operand next) {
-  addExport(path, next, traced_.expressions[shared].plane);
+  addExport(path, next, expressions_[shared].plane);
   popLevel();
 }
 
 std::int32_t Program::nbrCombine(EntryCode code, std::int32_t a, std::int32_t b, std::int32_t c) {
-  NbrExpression e;
+  impl::NbrExpression e;
   e.code = code;
   e.a = a;
   e.b = b;
@@ -197,7 +197,7 @@ std::int32_t Program::nbrCombine(EntryCode code, std::int32_t a, std::int32_t b,
 }
 
 std::int32_t Program::nbrLocal(Operand value) {
-  NbrExpression e;
+  impl::NbrExpression e;
   e.code = value.slot < 0 ? EntryCode::Constant : EntryCode::Local;
   e.local = value;
   return addExpression(e);
@@ -211,11 +211,11 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
   auto visit = [&](auto&& self, std::int32_t e) -> std::int32_t {
     const auto found = registerOf.find(e);
     if (found != registerOf.end()) return found->second;
-    const NbrExpression& x = traced_.expressions[e];
+    const impl::NbrExpression& x = expressions_[e];
     impl::EntryOp op;
     op.code = x.code;
     switch (x.code) {
-      case EntryCode::Neighbour:
+      case EntryCode::Neighbor:
         op.plane = x.plane;
         op.keyed = traced_.exports[x.plane].keyed ? 1 : 0;
         op.slot = x.local.slot;
@@ -237,7 +237,7 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
         if (x.c >= 0) op.c = self(self, x.c);
     }
     if (program.size() >= std::size_t(impl::kMaxEntryOps)) {
-      traceError("a neighbour-field expression has more than " +
+      traceError("a neighbor-field expression has more than " +
                  std::to_string(impl::kMaxEntryOps) + " parts");
     }
     program.push_back(op);
@@ -253,7 +253,7 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
   traced_.entries.insert(traced_.entries.end(), program.begin(), program.end());
   static const char* names[] = {"fold.min", "fold.max", "fold.sum", "fold.count", "self"};
   node.kind = std::string(names[int(code)]) + (excludeSelf ? ".exclude_self" : "");
-  node.reads.push_back("network:neighbours");
+  node.reads.push_back("network:neighbors");
   return record(op, node);
 }
 
@@ -335,7 +335,7 @@ void dropDeadOps(TracedProgram& t) {
     const bool visitsSelf = op.excludeSelf == 0 || op.fold == impl::FoldCode::Self;
     for (std::int32_t k = 0; k < op.entryCount; ++k) {
       const impl::EntryOp& e = t.entries[static_cast<std::size_t>(op.entryBegin + k)];
-      // A neighbour entry's own slot is read only for the device itself.
+      // A neighbor entry's own slot is read only for the device itself.
       if (e.code == impl::EntryCode::Local || visitsSelf) mark(e.slot);
     }
   }
@@ -356,11 +356,19 @@ void dropDeadOps(TracedProgram& t) {
   // Entry slots of dropped values are never read (see above): -1 keeps them from being used.
   for (impl::EntryOp& e : t.entries) renumber(e.slot);
   t.ops = std::move(kept);
+  // The description lists what runs: one node per kept operation.
+  std::vector<graph::Node> nodes;
+  for (std::int32_t i = 0; i < n; ++i) {
+    if (live[static_cast<std::size_t>(i)]) {
+      nodes.push_back(std::move(t.description.nodes[static_cast<std::size_t>(i)]));
+    }
+  }
+  t.description.nodes = std::move(nodes);
 }
 
 }  // namespace
 
-TracedProgram Program::finishWith(Operand output, SensorType type) {
+TracedProgram Program::finishWith(Operand output) {
   Op out;
   out.code = OpCode::Output;
   out.a = output;
@@ -368,8 +376,6 @@ TracedProgram Program::finishWith(Operand output, SensorType type) {
   finished_ = true;
   TracedProgram t = std::move(traced_);
   t.name = name_;
-  t.output = output;
-  t.outputType = type;
 
   dropDeadOps(t);
   // Scratch slots: a value lives from its op to its last use; slots are reused after that.
@@ -416,7 +422,7 @@ std::string describe(const TracedProgram& p) {
   out << p.name << ": " << p.description.nodes.size() << " nodes, " << p.exports.size()
       << " exports, " << p.states.size() << " states, " << p.sensors.size() << " sensors, "
       << p.slots << " scratch slots\n";
-  out << graph::toText(p.description);
+  out << graph::describe(p.description);
   return out.str();
 }
 

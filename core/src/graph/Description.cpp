@@ -30,7 +30,7 @@ std::vector<Edge> Description::edges() const {
   return out;
 }
 
-std::string toText(const Description& d) {
+std::string describe(const Description& d) {
   std::ostringstream out;
   for (std::size_t i = 0; i < d.nodes.size(); ++i) {
     const Node& n = d.nodes[i];

@@ -1,27 +1,76 @@
 #include "kfield/learn/OwnerPlacement.hpp"
 
-#include <stdexcept>
+#include "kfield/impl/Bits.hpp"
+#include "kfield/impl/Errors.hpp"
+#include "kfield/learn/Partition.hpp"
+
 #include <string>
 
 namespace kfield {
 
-#if KFIELD_ENABLE_MPI
 namespace {
+
+constexpr const char* kWho = "kfield::OwnerPlacement";
+
+#if KFIELD_ENABLE_MPI
 void check(int rc, const char* call) {
   if (rc != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
     MPI_Error_string(rc, text, &len);
-    throw std::runtime_error(std::string("kfield owners: ") + call + " failed: " +
-                             std::string(text, static_cast<std::size_t>(len)));
+    impl::runtimeError(kWho, std::string(call) + " failed: " +
+                                 std::string(text, static_cast<std::size_t>(len)));
   }
 }
+#endif
+
+// Partials as little-endian words: n, begin, end, width, node count, (level, index) per node,
+// then the values.
+std::vector<unsigned char> serialize(const Partials<double>& p) {
+  impl::ByteWriter out;
+  for (std::int64_t v : {p.n, p.begin, p.end, std::int64_t(p.width),
+                         static_cast<std::int64_t>(p.nodes.size())}) {
+    out.word(static_cast<std::uint64_t>(v));
+  }
+  for (const TreeNode& node : p.nodes) {
+    out.word(static_cast<std::uint64_t>(node.level));
+    out.word(static_cast<std::uint64_t>(node.index));
+  }
+  for (double v : p.values) out.value(v);
+  return out.bytes;
+}
+
+Partials<double> deserialize(const std::vector<unsigned char>& bytes) {
+  impl::ByteReader in(bytes, "kfield::OwnerPlacement: partials");
+  Partials<double> p;
+  p.n = static_cast<std::int64_t>(in.word());
+  p.begin = static_cast<std::int64_t>(in.word());
+  p.end = static_cast<std::int64_t>(in.word());
+  p.width = static_cast<int>(in.word());
+  const auto nodes = static_cast<std::int64_t>(in.word());
+  if (nodes < 0 || static_cast<std::uint64_t>(nodes) > in.wordsLeft() / 2) {
+    impl::runtimeError(kWho, "partials of the wrong size");
+  }
+  for (std::int64_t j = 0; j < nodes; ++j) {
+    TreeNode node;
+    node.level = static_cast<int>(in.word());
+    node.index = static_cast<std::int64_t>(in.word());
+    p.nodes.push_back(node);
+  }
+  const std::size_t values = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(p.width);
+  if (in.wordsLeft() != values) impl::runtimeError(kWho, "partials of the wrong size");
+  p.values.resize(values);
+  for (double& v : p.values) v = in.value();
+  return p;
+}
+
 }  // namespace
 
+#if KFIELD_ENABLE_MPI
 OwnerPlacement OwnerPlacement::overRanks(MPI_Comm comm) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized) throw std::invalid_argument("OwnerPlacement::overRanks: MPI is not initialised");
+  if (!initialized) impl::invalidArgument("kfield::OwnerPlacement::overRanks", "MPI is not initialised");
   OwnerPlacement p;
   p.comm_ = comm;
   check(MPI_Comm_size(comm, &p.ranks_), "MPI_Comm_size");
@@ -30,9 +79,25 @@ OwnerPlacement OwnerPlacement::overRanks(MPI_Comm comm) {
 }
 #endif
 
+std::int64_t OwnerPlacement::replicas(std::int64_t owners) const {
+  return overRanks() ? ranks_ : owners;
+}
+
+IndexRange OwnerPlacement::localReplicas(std::int64_t owners) const {
+  return overRanks() ? IndexRange{rank_, rank_ + 1} : IndexRange{0, owners};
+}
+
+IndexRange OwnerPlacement::ownersOf(std::int64_t replica, std::int64_t owners) const {
+  if (!overRanks()) return {replica, replica + 1};
+  const std::int64_t first = shareBegin(owners, ranks_, replica);
+  return {first, first + shareSize(owners, ranks_, replica)};
+}
+
+const char* OwnerPlacement::replicaNoun() const { return overRanks() ? "rank" : "owner"; }
+
 std::vector<std::vector<unsigned char>> OwnerPlacement::allgather(
     const std::vector<unsigned char>& local) const {
-  if (ranks_ == 1) return {local};
+  if (!overRanks()) return {local};
 #if KFIELD_ENABLE_MPI
   const long long mine = static_cast<long long>(local.size());
   std::vector<long long> sizes(static_cast<std::size_t>(ranks_));
@@ -42,7 +107,7 @@ std::vector<std::vector<unsigned char>> OwnerPlacement::allgather(
   long long total = 0;
   for (std::size_t r = 0; r < sizes.size(); ++r) {
     if (total + sizes[r] > 2147483647LL) {
-      throw std::runtime_error("kfield owners: more than 2^31 bytes in one exchange");
+      impl::runtimeError(kWho, "more than 2^31 bytes in one exchange");
     }
     offsets[r] = static_cast<int>(total);
     counts[r] = static_cast<int>(sizes[r]);
@@ -58,8 +123,18 @@ std::vector<std::vector<unsigned char>> OwnerPlacement::allgather(
   }
   return out;
 #else
-  throw std::logic_error("kfield owners: several ranks without MPI");
+  impl::runtimeError(kWho, "several ranks without MPI");
 #endif
+}
+
+Partials<double> OwnerPlacement::combine(Partials<double> local) const {
+  if (!overRanks()) return local;
+  const auto gathered = allgather(serialize(local));
+  Partials<double> all = deserialize(gathered[0]);
+  for (std::size_t r = 1; r < gathered.size(); ++r) {
+    all = mergePartials(all, deserialize(gathered[r]));
+  }
+  return all;
 }
 
 }  // namespace kfield

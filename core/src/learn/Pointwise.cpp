@@ -1,53 +1,45 @@
 #include "kfield/learn/Pointwise.hpp"
 
+#include "kfield/impl/Bits.hpp"
+#include "kfield/impl/Errors.hpp"
 #include "kfield/learn/impl/PointwiseOps.hpp"
 
-#include <cstring>
-#include <stdexcept>
+namespace kfield {
 
-namespace kfield::pointwise {
+Word wordOf(double value) { return impl::bitsOf(value); }
+double valueOf(Word word) { return impl::doubleOf(word); }
+
+namespace pointwise {
 
 namespace {
 
 constexpr std::int64_t kMaxSlot = std::int64_t(1) << 55;
 
-std::uint64_t bitsOf(double v) {
-  std::uint64_t w;
-  std::memcpy(&w, &v, sizeof w);
-  return w;
-}
-
-double valueOf(std::uint64_t w) {
-  double v;
-  std::memcpy(&v, &w, sizeof v);
-  return v;
-}
-
-std::uint64_t slotWord(std::uint64_t op, std::int64_t slot) {
-  if (slot < 0 || slot >= kMaxSlot) {
-    throw std::invalid_argument("pointwise: slot " + std::to_string(slot) +
-                                " is outside [0, 2^55)");
-  }
-  return op | (static_cast<std::uint64_t>(slot) << 8);
-}
-
 [[noreturn]] void bad(const std::string& what, std::size_t assignment, const std::string& why) {
-  throw std::invalid_argument(what + ": assignment " + std::to_string(assignment) + ": " + why);
+  impl::invalidArgument(what, "assignment " + std::to_string(assignment) + ": " + why);
 }
 
 }  // namespace
 
-const char* name(Unary op) {
+std::uint64_t codeWord(std::uint64_t op, std::int64_t slot) {
+  if (slot < 0 || slot >= kMaxSlot) {
+    impl::invalidArgument("kfield::pointwise", "slot " + std::to_string(slot) +
+                                                   " is outside [0, 2^55)");
+  }
+  return op | (static_cast<std::uint64_t>(slot) << 8);
+}
+
+std::string describe(Unary op) {
   static const char* names[] = {"neg", "abs", "sqrt", "exp", "log", "floor", "ceil"};
   return names[static_cast<int>(op)];
 }
 
-const char* name(Binary op) {
+std::string describe(Binary op) {
   static const char* names[] = {"+", "-", "*", "/", "min", "max"};
   return names[static_cast<int>(op)];
 }
 
-Expr::Expr(double value) : code_{opcode::kConstant, bitsOf(value)} {}
+Expr::Expr(double value) : code_{opcode::kConstant, wordOf(value)} {}
 
 Expr Expr::word(std::uint64_t bits) {
   Expr e;
@@ -57,13 +49,13 @@ Expr Expr::word(std::uint64_t bits) {
 
 Expr Expr::slot(std::int64_t index) {
   Expr e;
-  e.code_ = {slotWord(opcode::kRead, index)};
+  e.code_ = {codeWord(opcode::kRead, index)};
   return e;
 }
 
 Expr Expr::indexed(std::int64_t base) {
   Expr e;
-  e.code_ = {slotWord(opcode::kIndexed, base)};
+  e.code_ = {codeWord(opcode::kIndexed, base)};
   return e;
 }
 
@@ -108,7 +100,7 @@ std::int64_t writtenEnd(const Assignment& a) {
   return a.form == Form::Each ? a.dest + a.count : a.dest + 1;
 }
 
-std::vector<std::uint64_t> encode(const Program& program) {
+std::vector<std::uint64_t> encode(const PointwiseProgram& program) {
   std::vector<std::uint64_t> words{static_cast<std::uint64_t>(program.slots),
                                    program.assignments.size()};
   for (const Assignment& a : program.assignments) {
@@ -122,24 +114,23 @@ std::vector<std::uint64_t> encode(const Program& program) {
   return words;
 }
 
-std::vector<unsigned char> identityBytes(const Program& program) {
-  std::vector<unsigned char> bytes;
-  for (std::uint64_t w : encode(program)) {
-    for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<unsigned char>(w >> (8 * b)));
-  }
-  return bytes;
+std::vector<unsigned char> identityBytes(const PointwiseProgram& program) {
+  impl::ByteWriter out;
+  for (std::uint64_t w : encode(program)) out.word(w);
+  return out.bytes;
 }
 
-Program decode(const std::vector<std::uint64_t>& words) {
+PointwiseProgram decode(const std::vector<std::uint64_t>& words) {
+  const char* kDecode = "kfield::pointwise::decode";
   std::size_t at = 0;
   auto next = [&](const char* field) {
     if (at >= words.size()) {
-      throw std::invalid_argument("pointwise decode: the words end before " + std::string(field) +
-                                  " (word " + std::to_string(at) + ")");
+      impl::invalidArgument(kDecode, "the words end before " + std::string(field) + " (word " +
+                                         std::to_string(at) + ")");
     }
     return words[at++];
   };
-  Program p;
+  PointwiseProgram p;
   p.slots = static_cast<std::int64_t>(next("the slot count"));
   const std::uint64_t count = next("the assignment count");
   for (std::uint64_t j = 0; j < count; ++j) {
@@ -148,15 +139,15 @@ Program decode(const std::vector<std::uint64_t>& words) {
     a.count = static_cast<std::int64_t>(next("an instance count"));
     const std::uint64_t form = next("a form");
     if (form > 2 + static_cast<std::uint64_t>(Binary::Max)) {
-      throw std::invalid_argument("pointwise decode: word " + std::to_string(at - 1) +
-                                  ": unknown form " + std::to_string(form));
+      impl::invalidArgument(kDecode, "word " + std::to_string(at - 1) + ": unknown form " +
+                                         std::to_string(form));
     }
     a.form = form == 0 ? Form::Set : form == 1 ? Form::Each : Form::Fold;
     if (form >= 2) a.fold = static_cast<Binary>(form - 2);
     const std::uint64_t length = next("a code length");
     if (length > words.size() - at) {
-      throw std::invalid_argument("pointwise decode: word " + std::to_string(at - 1) +
-                                  ": code of " + std::to_string(length) + " words runs past the end");
+      impl::invalidArgument(kDecode, "word " + std::to_string(at - 1) + ": code of " +
+                                         std::to_string(length) + " words runs past the end");
     }
     a.code.assign(words.begin() + static_cast<std::ptrdiff_t>(at),
                   words.begin() + static_cast<std::ptrdiff_t>(at + length));
@@ -164,15 +155,15 @@ Program decode(const std::vector<std::uint64_t>& words) {
     p.assignments.push_back(std::move(a));
   }
   if (at != words.size()) {
-    throw std::invalid_argument("pointwise decode: " + std::to_string(words.size() - at) +
-                                " words after the last assignment");
+    impl::invalidArgument(kDecode, std::to_string(words.size() - at) +
+                                       " words after the last assignment");
   }
-  validate(p, "pointwise decode");
+  validate(p, kDecode);
   return p;
 }
 
-void validate(const Program& program, const std::string& what) {
-  if (program.slots < 0) throw std::invalid_argument(what + ": negative slot count");
+void validate(const PointwiseProgram& program, const std::string& what) {
+  if (program.slots < 0) impl::invalidArgument(what, "negative slot count");
   for (std::size_t j = 0; j < program.assignments.size(); ++j) {
     const Assignment& a = program.assignments[j];
     if (a.count < 1) bad(what, j, "instance count " + std::to_string(a.count) + " < 1");
@@ -185,8 +176,8 @@ void validate(const Program& program, const std::string& what) {
     int depth = 0;
     int deepest = 0;
     for (std::size_t c = 0; c < a.code.size(); ++c) {
-      const std::uint64_t op = a.code[c] & 0xff;
-      const auto operand = static_cast<std::int64_t>(a.code[c] >> 8);
+      const std::uint64_t op = opcodeOf(a.code[c]);
+      const std::int64_t operand = operandOf(a.code[c]);
       if (op == opcode::kConstant) {
         if (++c == a.code.size()) bad(what, j, "a constant without its value word");
         ++depth;
@@ -230,18 +221,19 @@ void validate(const Program& program, const std::string& what) {
   }
 }
 
-void evaluate(const Program& program, std::vector<double>& slots) {
-  validate(program, "pointwise evaluate");
+void evaluate(const PointwiseProgram& program, std::vector<double>& slots) {
+  const char* who = "kfield::pointwise::evaluate";
+  validate(program, who);
   if (static_cast<std::int64_t>(slots.size()) != program.slots) {
-    throw std::invalid_argument("pointwise evaluate: " + std::to_string(slots.size()) +
-                                " slots given, the program has " + std::to_string(program.slots));
+    impl::invalidArgument(who, std::to_string(slots.size()) + " slots given, the program has " +
+                                   std::to_string(program.slots));
   }
   // One instance at a time, literally as the definition reads.
   auto run = [&](const Assignment& a, std::int64_t i) {
     std::vector<double> stack;
     for (std::size_t c = 0; c < a.code.size(); ++c) {
-      const std::uint64_t op = a.code[c] & 0xff;
-      const auto operand = static_cast<std::int64_t>(a.code[c] >> 8);
+      const std::uint64_t op = opcodeOf(a.code[c]);
+      const std::int64_t operand = operandOf(a.code[c]);
       if (op == opcode::kConstant) {
         stack.push_back(valueOf(a.code[++c]));
       } else if (op == opcode::kRead) {
@@ -275,4 +267,5 @@ void evaluate(const Program& program, std::vector<double>& slots) {
   }
 }
 
-}  // namespace kfield::pointwise
+}  // namespace pointwise
+}  // namespace kfield

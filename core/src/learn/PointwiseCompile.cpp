@@ -1,10 +1,12 @@
 #include "kfield/learn/impl/PointwiseKernel.hpp"
 
-#include <algorithm>
-#include <cstring>
-#include <stdexcept>
+#include "kfield/impl/Errors.hpp"
 
-namespace kfield::pointwise::impl {
+#include <algorithm>
+
+namespace kfield::impl {
+
+using namespace pointwise;
 
 namespace {
 
@@ -22,16 +24,17 @@ std::uint64_t resolved(std::uint64_t op, const SlotLayout& layout, std::int64_t 
 
 }  // namespace
 
-CompiledHost compile(const Program& program, const SlotLayout& layout, const std::string& what) {
+PointwiseCode compilePointwise(const PointwiseProgram& program, const SlotLayout& layout,
+                               const std::string& what) {
   validate(program, what);
   const int segments = static_cast<int>(layout.start.size()) - 1;
   if (segments < 1 || segments > kSegments || layout.start.front() != 0 ||
       layout.start.back() != program.slots ||
       static_cast<int>(layout.writable.size()) != segments) {
-    throw std::invalid_argument(what + ": the slot layout does not match the program's " +
-                                std::to_string(program.slots) + " slots");
+    invalidArgument(what, "the slot layout does not match the program's " +
+                              std::to_string(program.slots) + " slots");
   }
-  CompiledHost out;
+  PointwiseCode out;
   for (std::size_t j = 0; j < program.assignments.size(); ++j) {
     const Assignment& a = program.assignments[j];
     const std::int64_t count = a.form == Form::Set ? 1 : a.count;
@@ -50,12 +53,12 @@ CompiledHost compile(const Program& program, const SlotLayout& layout, const std
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
       const std::int64_t first = cuts[c];
-      Piece piece;
+      CodePiece piece;
       const std::int64_t dest = a.form == Form::Each ? a.dest + first : a.dest;
       piece.destSegment = segmentOf(layout, dest);
       if (!layout.writable[static_cast<std::size_t>(piece.destSegment)]) {
-        throw std::invalid_argument(what + ": assignment " + std::to_string(j) + " writes slot " +
-                                    std::to_string(dest) + ", which this program may not write");
+        invalidArgument(what, "assignment " + std::to_string(j) + " writes slot " +
+                                  std::to_string(dest) + ", which this program may not write");
       }
       piece.destOffset = dest - layout.start[static_cast<std::size_t>(piece.destSegment)];
       piece.count = cuts[c + 1] - first;
@@ -67,13 +70,11 @@ CompiledHost compile(const Program& program, const SlotLayout& layout, const std
       piece.codeBegin = static_cast<std::int64_t>(out.code.size());
       std::vector<bool> uniform;  // per stack entry
       for (std::size_t w = 0; w < a.code.size(); ++w) {
-        const std::uint64_t op = a.code[w] & 0xff;
-        const auto slot = static_cast<std::int64_t>(a.code[w] >> 8);
+        const std::uint64_t op = opcodeOf(a.code[w]);
+        const std::int64_t slot = operandOf(a.code[w]);
         if (op == opcode::kConstant) {
-          double v;
-          std::memcpy(&v, &a.code[++w], sizeof v);
           out.code.push_back(op | (out.constants.size() << kSegmentShift));
-          out.constants.push_back(v);
+          out.constants.push_back(valueOf(a.code[++w]));
           uniform.push_back(true);
         } else if (op == opcode::kRead) {
           out.code.push_back(resolved(op, layout, slot));
@@ -99,4 +100,4 @@ CompiledHost compile(const Program& program, const SlotLayout& layout, const std
   return out;
 }
 
-}  // namespace kfield::pointwise::impl
+}  // namespace kfield::impl

@@ -47,11 +47,11 @@ UpdateRule adam(std::int64_t k, double beta1, double beta2, double epsilon) {
   return r;
 }
 
-pointwise::Program leastSquaresContribution(std::int64_t k) {
+PointwiseProgram leastSquaresContribution(std::int64_t k) {
   // w [0,k), x [k,2k), y 2k, out [2k+1, 3k+1): out[0] holds w . x until it is overwritten last.
   const std::int64_t y = 2 * k, out = 2 * k + 1;
   const Expr scale = Expr(2.0) * (Expr::slot(out) - Expr::slot(y));
-  pointwise::Program p;
+  PointwiseProgram p;
   p.slots = 3 * k + 1;
   p.assignments.push_back(
       pointwise::fold(out, pointwise::Binary::Add, k, Expr::indexed(0) * Expr::indexed(k)));

@@ -6,6 +6,10 @@
 
 namespace kfield {
 
+namespace impl {
+const char* gitRevision();  // defined in the generated Revision.cpp
+}
+
 BuildInfo buildInfo() {
   BuildInfo info;
   info.version = KFIELD_VERSION_STRING;

@@ -1,6 +1,7 @@
 #include "kfield/rt/Runtime.hpp"
 
 #include "kfield/Config.hpp"
+#include "kfield/impl/Errors.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
 
 #if KFIELD_ENABLE_MPI
@@ -16,8 +17,8 @@ Runtime::Runtime(int& argc, char** argv) { start(&argc, &argv, 0); }
 
 Runtime::Runtime(RuntimeOptions options) {
   if (options.threads < 0) {
-    throw std::invalid_argument("kfield::Runtime: threads must be >= 0, got " +
-                                std::to_string(options.threads));
+    impl::invalidArgument("kfield::Runtime",
+                          "threads must be >= 0, got " + std::to_string(options.threads));
   }
   start(nullptr, nullptr, options.threads);
 }
@@ -30,7 +31,7 @@ void Runtime::start(int* argc, char*** argv, int threads) {
     int provided = 0;
     // Only the thread that calls MPI is the main one: kernels never call MPI.
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-      throw std::runtime_error("kfield::Runtime: MPI_Init_thread failed");
+      impl::runtimeError("kfield::Runtime", "MPI_Init_thread failed");
     }
     ownsMpi_ = true;
   }

@@ -1,5 +1,7 @@
 #include "kfield/rt/Topology.hpp"
 
+#include "kfield/impl/Errors.hpp"
+
 #include <hwloc.h>
 
 #include <cstdlib>
@@ -13,11 +15,11 @@ struct TopologyHandle {
   hwloc_topology_t topology = nullptr;
   TopologyHandle() {
     if (hwloc_topology_init(&topology) != 0) {
-      throw std::runtime_error("hwloc: hwloc_topology_init failed");
+      impl::runtimeError("kfield::readTopology", "hwloc_topology_init failed");
     }
     if (hwloc_topology_load(topology) != 0) {
       hwloc_topology_destroy(topology);
-      throw std::runtime_error("hwloc: hwloc_topology_load failed");
+      impl::runtimeError("kfield::readTopology", "hwloc_topology_load failed");
     }
   }
   ~TopologyHandle() { hwloc_topology_destroy(topology); }

@@ -1,5 +1,7 @@
 #include "kfield/sum/Chunking.hpp"
 
+#include "kfield/impl/Errors.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -9,9 +11,7 @@ namespace kfield {
 
 std::int64_t chunkSamples(std::int64_t budgetBytes, std::int64_t perSampleBytes, std::int64_t n,
                           std::int64_t leaf) {
-  auto fail = [](const std::string& what) {
-    throw std::invalid_argument("chunkSamples: " + what);
-  };
+  auto fail = [](const std::string& what) { impl::invalidArgument("kfield::chunkSamples", what); };
   if (budgetBytes < 0) fail("budgetBytes must be >= 0, got " + std::to_string(budgetBytes));
   if (perSampleBytes <= 0) fail("perSampleBytes must be > 0, got " + std::to_string(perSampleBytes));
   if (n < 0) fail("n must be >= 0, got " + std::to_string(n));
@@ -27,7 +27,7 @@ std::int64_t chunkSamples(std::int64_t budgetBytes, std::int64_t perSampleBytes,
 }
 
 std::int64_t ceilSqrt(std::int64_t s) {
-  if (s < 0) throw std::invalid_argument("ceilSqrt: s must be >= 0, got " + std::to_string(s));
+  if (s < 0) impl::invalidArgument("kfield::ceilSqrt", "s must be >= 0, got " + std::to_string(s));
   // The double estimate is off by at most a few units; fix it in exact unsigned arithmetic
   // (ceilSqrt(2^63 - 1)^2 still fits in 64 unsigned bits).
   auto r = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(s)));
@@ -38,7 +38,7 @@ std::int64_t ceilSqrt(std::int64_t s) {
 }
 
 std::int64_t defaultWindow(std::int64_t S) {
-  if (S < 0) throw std::invalid_argument("defaultWindow: S must be >= 0, got " + std::to_string(S));
+  if (S < 0) impl::invalidArgument("kfield::defaultWindow", "S must be >= 0, got " + std::to_string(S));
   return std::clamp<std::int64_t>(ceilSqrt(S), 16, 1024);
 }
 

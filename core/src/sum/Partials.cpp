@@ -1,5 +1,7 @@
 #include "kfield/sum/Partials.hpp"
 
+#include "kfield/impl/Errors.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -11,7 +13,7 @@ std::int64_t TreeNode::end(std::int64_t n) const {
 
 std::vector<TreeNode> canonicalCover(std::int64_t begin, std::int64_t end, std::int64_t n) {
   if (begin < 0 || begin > end || end > n) {
-    impl::invalidArgument("canonicalCover", "need 0 <= begin <= end <= n, got begin = " +
+    impl::invalidArgument("kfield::canonicalCover", "need 0 <= begin <= end <= n, got begin = " +
                                                 std::to_string(begin) + ", end = " +
                                                 std::to_string(end) + ", n = " + std::to_string(n));
   }

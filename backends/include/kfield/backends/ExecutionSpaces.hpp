@@ -14,36 +14,22 @@ namespace kfield {
 template <class... Spaces>
 struct SpaceList {
   static constexpr std::size_t size = sizeof...(Spaces);
+  template <class Space>
+  using Append = SpaceList<Spaces..., Space>;
 };
-
-namespace impl {
-template <class List, class Space>
-struct Append;
-template <class... Spaces, class Space>
-struct Append<SpaceList<Spaces...>, Space> {
-  using type = SpaceList<Spaces..., Space>;
-};
-using SerialList =
-#ifdef KOKKOS_ENABLE_SERIAL
-    SpaceList<Kokkos::Serial>;
-#else
-    SpaceList<>;
-#endif
-using OpenMPList =
-#ifdef KOKKOS_ENABLE_OPENMP
-    typename Append<SerialList, Kokkos::OpenMP>::type;
-#else
-    SerialList;
-#endif
-}  // namespace impl
 
 // Serial, OpenMP, Cuda: whichever of them Kokkos enables, always in that order.
-using EnabledExecutionSpaces =
-#ifdef KOKKOS_ENABLE_CUDA
-    typename impl::Append<impl::OpenMPList, Kokkos::Cuda>::type;
-#else
-    impl::OpenMPList;
+using EnabledExecutionSpaces = SpaceList<>
+#ifdef KOKKOS_ENABLE_SERIAL
+    ::Append<Kokkos::Serial>
 #endif
+#ifdef KOKKOS_ENABLE_OPENMP
+    ::Append<Kokkos::OpenMP>
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+    ::Append<Kokkos::Cuda>
+#endif
+    ;
 
 // Names a space without constructing an instance (which needs an initialised Kokkos).
 template <class Space>

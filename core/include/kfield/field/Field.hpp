@@ -1,5 +1,5 @@
 // Handles to the values of a program being traced: a field (one value per device and sample)
-// and a neighbour field (one value per device, sample and neighbour), folded to a field.
+// and a neighbor field (one value per device, sample and neighbor), folded to a field.
 #ifndef KFIELD_FIELD_FIELD_HPP
 #define KFIELD_FIELD_FIELD_HPP
 
@@ -10,6 +10,9 @@
 namespace kfield {
 
 class Program;
+namespace impl {
+struct Tracer;
+}
 
 // A field of T (double, int or bool; stored as double in the engine, so ints are exact up to
 // 2^53). Made by a Program's operators; a handle, cheap to copy.
@@ -18,17 +21,17 @@ class Field {
  public:
   Field() = default;
   Program& program() const { return *program_; }
-  impl::Operand operand() const { return operand_; }
   bool isConstant() const { return operand_.slot < 0; }
 
  private:
   friend class Program;
+  friend struct impl::Tracer;
   Field(Program* program, impl::Operand operand) : program_(program), operand_(operand) {}
   Program* program_ = nullptr;
   impl::Operand operand_;
 };
 
-// Values seen across the neighbourhood: a neighbour's export (the device's own current value
+// Values seen across the neighborhood: a neighbor's export (the device's own current value
 // for itself), edge lengths, the device's own fields and constants, combined entry by entry.
 template <class T>
 class NbrField {
@@ -41,9 +44,8 @@ class NbrField {
   }
   bool excludesSelf() const { return excludeSelf_; }
   Program& program() const { return *program_; }
-  std::int32_t expression() const { return expression_; }
 
-  // Folds over the neighbourhood in network (CSR) order, over the neighbours aligned with this
+  // Folds over the neighborhood in network (CSR) order, over the neighbors aligned with this
   // device. An empty fold gives +inf (min), -inf (max), 0 (sum, count).
   Field<T> min() const;
   Field<T> max() const;
@@ -54,6 +56,7 @@ class NbrField {
 
  private:
   friend class Program;
+  friend struct impl::Tracer;
   NbrField(Program* program, std::int32_t expression, bool excludeSelf)
       : program_(program), expression_(expression), excludeSelf_(excludeSelf) {}
   Program* program_ = nullptr;

@@ -9,7 +9,7 @@
 
 namespace kfield::lib {
 
-constexpr double kInfinity = math::infinity();
+constexpr double kInfinity = impl::math::infinity();
 
 // G: hops to the nearest source (0 at sources, +inf where none is reachable). A device k
 // hops away is exact from round k + 1.
@@ -31,7 +31,7 @@ inline Field<double> distanceGradient(Program& p, const Field<bool>& source) {
 }
 
 // The value at the nearest source (by distance), carried down the gradient; where several
-// neighbours are equally near, the smallest of their values.
+// neighbors are equally near, the smallest of their values.
 inline Field<double> broadcast(Program& p, const Field<bool>& source, const Field<double>& value) {
   return p.aggregate("broadcast", [&] {
     const Field<double> d = distanceGradient(p, source);
@@ -44,7 +44,7 @@ inline Field<double> broadcast(Program& p, const Field<bool>& source, const Fiel
   });
 }
 
-// The neighbour a device hands its collected value to: the one nearest the source by hops,
+// The neighbor a device hands its collected value to: the one nearest the source by hops,
 // the smallest id among equals; -1 at sources and where no source is reachable.
 inline Field<double> collectionParent(Program& p, const Field<double>& hops) {
   const NbrField<double> theirs = p.neighbors(hops);
@@ -54,8 +54,9 @@ inline Field<double> collectionParent(Program& p, const Field<double>& hops) {
   return p.mux(hops == 0.0 || best == kInfinity, -1.0, parent);
 }
 
-namespace impl {
-// C: value combined with what the children hand over, each child once per round (CSR order).
+// C, the generic block: a device combines value with what its children hand over (each child
+// once per round, in CSR order) and hands the result to its parent; combine(child, collected)
+// gets which neighbors are its children and the neighbors' collected values.
 template <class Combine>
 Field<double> collect(Program& p, const char* name, const Field<bool>& source,
                       Combine&& combine) {
@@ -67,21 +68,20 @@ Field<double> collect(Program& p, const char* name, const Field<bool>& source,
     });
   });
 }
-}  // namespace impl
 
 // C: the sum of value over each source's catchment, at the source (in its tree's order).
 inline Field<double> collectSum(Program& p, const Field<bool>& source, const Field<double>& value) {
-  return impl::collect(p, "collectSum", source, [&](const auto& child, const auto& c) {
+  return collect(p, "collectSum", source, [&](const auto& child, const auto& c) {
     return value + p.mux(child, c, 0.0).excludeSelf().sum();
   });
 }
 inline Field<double> collectMin(Program& p, const Field<bool>& source, const Field<double>& value) {
-  return impl::collect(p, "collectMin", source, [&](const auto& child, const auto& c) {
+  return collect(p, "collectMin", source, [&](const auto& child, const auto& c) {
     return min(value, p.mux(child, c, kInfinity).excludeSelf().min());
   });
 }
 inline Field<double> collectMax(Program& p, const Field<bool>& source, const Field<double>& value) {
-  return impl::collect(p, "collectMax", source, [&](const auto& child, const auto& c) {
+  return collect(p, "collectMax", source, [&](const auto& child, const auto& c) {
     return max(value, p.mux(child, c, -kInfinity).excludeSelf().max());
   });
 }
@@ -90,7 +90,7 @@ inline Field<double> collectCount(Program& p, const Field<bool>& source) {
 }
 
 // S: sparse choice. A device leads when its id is the smallest within `radius` hops, so
-// leaders are more than `radius` hops apart (radius levels of neighbour minima: each level
+// leaders are more than `radius` hops apart (radius levels of neighbor minima: each level
 // settles one round after the one below). Returns the id of the nearest leader by distance
 // (the smallest among equally near ones).
 inline Field<double> election(Program& p, int radius) {
@@ -128,7 +128,7 @@ inline Field<double> gossipMin(Program& p, const Field<double>& value) {
   });
 }
 
-// Averaging consensus: x += rate * sum over neighbours of (theirs - mine), from value. With
+// Averaging consensus: x += rate * sum over neighbors of (theirs - mine), from value. With
 // rate below 1 / (largest degree) every part of the network converges to its mean.
 inline Field<double> consensus(Program& p, const Field<double>& value, double rate) {
   return p.aggregate("consensus", [&] {

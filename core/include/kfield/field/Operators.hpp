@@ -1,119 +1,89 @@
-// Arithmetic, comparisons and logic on fields and neighbour fields.
+// Arithmetic, comparisons and logic on fields and neighbor fields, and the folds of neighbor
+// fields. Each records one operation in the field's Program.
 #ifndef KFIELD_FIELD_OPERATORS_HPP
 #define KFIELD_FIELD_OPERATORS_HPP
 
 #include "kfield/field/Program.hpp"
+#include "kfield/field/impl/Tracer.hpp"
 
 #include <type_traits>
 
 namespace kfield {
-namespace impl {
 
-template <class T>
-Field<T> binary(OpCode code, const char* kind, const Field<T>& a, const Field<T>& b) {
-  return a.program().template wrap<T>(a.program().emit(code, kind, a.operand(), b.operand()));
-}
-template <class T>
-Field<bool> compare(OpCode code, const char* kind, const Field<T>& a, const Field<T>& b) {
-  return a.program().template wrap<bool>(a.program().emit(code, kind, a.operand(), b.operand()));
-}
-template <class T>
-Field<T> unary(OpCode code, const char* kind, const Field<T>& a) {
-  return a.program().template wrap<T>(a.program().emit(code, kind, a.operand()));
-}
-template <class T>
-NbrField<T> nbrBinary(EntryCode code, const NbrField<T>& a, std::int32_t b) {
-  return a.program().template wrapNbr<T>(a.program().nbrCombine(code, a.expression(), b),
-                                         a.excludesSelf());
-}
-}  // namespace impl
-
-#define KFIELD_IMPL_FIELD_BINARY(op, code, kind)                                           \
+#define KFIELD_IMPL_FIELD_BINARY(op, R, code, kind)                                          \
   template <class T>                                                                        \
-  Field<T> operator op(const Field<T>& a, const Field<T>& b) {                              \
-    return impl::binary(impl::OpCode::code, kind, a, b);                                    \
+  Field<R> operator op(const Field<T>& a, const Field<T>& b) {                              \
+    return impl::Tracer::apply<R>(impl::OpCode::code, kind, a, b);                          \
   }                                                                                         \
   template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>       \
-  Field<T> operator op(const Field<T>& a, S b) {                                            \
-    return impl::binary(impl::OpCode::code, kind, a, a.program().constant(T(b)));           \
+  Field<R> operator op(const Field<T>& a, S b) {                                            \
+    return impl::Tracer::apply<R>(impl::OpCode::code, kind, a,                              \
+                                  impl::Tracer::constant(a, double(T(b))));                 \
   }                                                                                         \
   template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>       \
-  Field<T> operator op(S a, const Field<T>& b) {                                            \
-    return impl::binary(impl::OpCode::code, kind, b.program().constant(T(a)), b);           \
+  Field<R> operator op(S a, const Field<T>& b) {                                            \
+    return impl::Tracer::apply<R>(impl::OpCode::code, kind,                                 \
+                                  impl::Tracer::constant(b, double(T(a))), b);              \
   }
-KFIELD_IMPL_FIELD_BINARY(+, Add, "add")
-KFIELD_IMPL_FIELD_BINARY(-, Sub, "sub")
-KFIELD_IMPL_FIELD_BINARY(*, Mul, "mul")
-KFIELD_IMPL_FIELD_BINARY(/, Div, "div")
+KFIELD_IMPL_FIELD_BINARY(+, T, Add, "add")
+KFIELD_IMPL_FIELD_BINARY(-, T, Sub, "sub")
+KFIELD_IMPL_FIELD_BINARY(*, T, Mul, "mul")
+KFIELD_IMPL_FIELD_BINARY(/, T, Div, "div")
+KFIELD_IMPL_FIELD_BINARY(<, bool, Less, "less")
+KFIELD_IMPL_FIELD_BINARY(<=, bool, LessEqual, "less_equal")
+KFIELD_IMPL_FIELD_BINARY(>, bool, Greater, "greater")
+KFIELD_IMPL_FIELD_BINARY(>=, bool, GreaterEqual, "greater_equal")
+KFIELD_IMPL_FIELD_BINARY(==, bool, Equal, "equal")
+KFIELD_IMPL_FIELD_BINARY(!=, bool, NotEqual, "not_equal")
 #undef KFIELD_IMPL_FIELD_BINARY
 
-#define KFIELD_IMPL_FIELD_COMPARE(op, code, kind)                                          \
-  template <class T>                                                                        \
-  Field<bool> operator op(const Field<T>& a, const Field<T>& b) {                           \
-    return impl::compare(impl::OpCode::code, kind, a, b);                                   \
-  }                                                                                         \
-  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>       \
-  Field<bool> operator op(const Field<T>& a, S b) {                                         \
-    return impl::compare(impl::OpCode::code, kind, a, a.program().constant(T(b)));          \
-  }                                                                                         \
-  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>       \
-  Field<bool> operator op(S a, const Field<T>& b) {                                         \
-    return impl::compare(impl::OpCode::code, kind, b.program().constant(T(a)), b);          \
-  }
-KFIELD_IMPL_FIELD_COMPARE(<, Less, "less")
-KFIELD_IMPL_FIELD_COMPARE(<=, LessEqual, "less_equal")
-KFIELD_IMPL_FIELD_COMPARE(>, Greater, "greater")
-KFIELD_IMPL_FIELD_COMPARE(>=, GreaterEqual, "greater_equal")
-KFIELD_IMPL_FIELD_COMPARE(==, Equal, "equal")
-KFIELD_IMPL_FIELD_COMPARE(!=, NotEqual, "not_equal")
-#undef KFIELD_IMPL_FIELD_COMPARE
-
 inline Field<bool> operator&&(const Field<bool>& a, const Field<bool>& b) {
-  return impl::binary(impl::OpCode::And, "and", a, b);
+  return impl::Tracer::apply<bool>(impl::OpCode::And, "and", a, b);
 }
 inline Field<bool> operator||(const Field<bool>& a, const Field<bool>& b) {
-  return impl::binary(impl::OpCode::Or, "or", a, b);
+  return impl::Tracer::apply<bool>(impl::OpCode::Or, "or", a, b);
 }
-inline Field<bool> operator!(const Field<bool>& a) { return impl::unary(impl::OpCode::Not, "not", a); }
+inline Field<bool> operator!(const Field<bool>& a) {
+  return impl::Tracer::apply(impl::OpCode::Not, "not", a);
+}
 template <class T>
 Field<T> operator-(const Field<T>& a) {
-  return impl::unary(impl::OpCode::Neg, "neg", a);
+  return impl::Tracer::apply(impl::OpCode::Neg, "neg", a);
 }
 template <class T>
 Field<T> min(const Field<T>& a, const Field<T>& b) {
-  return impl::binary(impl::OpCode::Min, "min", a, b);
+  return impl::Tracer::apply<T>(impl::OpCode::Min, "min", a, b);
 }
 template <class T>
 Field<T> max(const Field<T>& a, const Field<T>& b) {
-  return impl::binary(impl::OpCode::Max, "max", a, b);
+  return impl::Tracer::apply<T>(impl::OpCode::Max, "max", a, b);
 }
 template <class T>
 Field<T> abs(const Field<T>& a) {
-  return impl::unary(impl::OpCode::Abs, "abs", a);
+  return impl::Tracer::apply(impl::OpCode::Abs, "abs", a);
 }
 inline Field<double> sqrt(const Field<double>& a) {
-  return impl::unary(impl::OpCode::Sqrt, "sqrt", a);
+  return impl::Tracer::apply(impl::OpCode::Sqrt, "sqrt", a);
 }
 // A field of T as a field of double (values are stored as doubles: no operation).
 template <class T>
 Field<double> toDouble(const Field<T>& a) {
-  return a.program().template wrap<double>(a.operand());
+  return impl::Tracer::field<double>(a.program(), impl::Tracer::operand(a));
 }
 
-// ---- neighbour fields: entry by entry ----
+// ---- neighbor fields: entry by entry ----
 #define KFIELD_IMPL_NBR_BINARY(op, code)                                                    \
   template <class T>                                                                        \
   NbrField<T> operator op(const NbrField<T>& a, const NbrField<T>& b) {                     \
-    return impl::nbrBinary(impl::EntryCode::code, a, b.expression());                       \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, b);                           \
   }                                                                                         \
   template <class T>                                                                        \
   NbrField<T> operator op(const NbrField<T>& a, const Field<T>& b) {                        \
-    return impl::nbrBinary(impl::EntryCode::code, a, a.program().nbrLocal(b.operand()));    \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Tracer::operand(b));    \
   }                                                                                         \
   template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>       \
   NbrField<T> operator op(const NbrField<T>& a, S b) {                                      \
-    return impl::nbrBinary(impl::EntryCode::code, a,                                        \
-                           a.program().nbrLocal(impl::Operand{-1, double(T(b))}));          \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Operand{-1, double(T(b))}); \
   }
 KFIELD_IMPL_NBR_BINARY(+, Add)
 KFIELD_IMPL_NBR_BINARY(-, Sub)
@@ -123,37 +93,32 @@ KFIELD_IMPL_NBR_BINARY(/, Div)
 
 template <class T>
 NbrField<bool> operator==(const NbrField<T>& a, const Field<T>& b) {
-  return a.program().template wrapNbr<bool>(
-      a.program().nbrCombine(impl::EntryCode::Equal, a.expression(), a.program().nbrLocal(b.operand())),
-      a.excludesSelf());
+  return impl::Tracer::combine<bool>(impl::EntryCode::Equal, a, impl::Tracer::operand(b));
 }
 template <class T>
 NbrField<bool> operator<(const NbrField<T>& a, const Field<T>& b) {
-  return a.program().template wrapNbr<bool>(
-      a.program().nbrCombine(impl::EntryCode::Less, a.expression(), a.program().nbrLocal(b.operand())),
-      a.excludesSelf());
+  return impl::Tracer::combine<bool>(impl::EntryCode::Less, a, impl::Tracer::operand(b));
 }
 
 template <class T>
 Field<T> NbrField<T>::min() const {
-  return program_->template wrap<T>(program_->fold(impl::FoldCode::Min, expression_, excludeSelf_));
+  return impl::Tracer::fold<T>(impl::FoldCode::Min, *this, excludeSelf_);
 }
 template <class T>
 Field<T> NbrField<T>::max() const {
-  return program_->template wrap<T>(program_->fold(impl::FoldCode::Max, expression_, excludeSelf_));
+  return impl::Tracer::fold<T>(impl::FoldCode::Max, *this, excludeSelf_);
 }
 template <class T>
 Field<T> NbrField<T>::sum() const {
-  return program_->template wrap<T>(program_->fold(impl::FoldCode::Sum, expression_, excludeSelf_));
+  return impl::Tracer::fold<T>(impl::FoldCode::Sum, *this, excludeSelf_);
 }
 template <class T>
 Field<T> NbrField<T>::self() const {
-  return program_->template wrap<T>(program_->fold(impl::FoldCode::Self, expression_, false));
+  return impl::Tracer::fold<T>(impl::FoldCode::Self, *this, false);
 }
 template <class T>
 Field<int> NbrField<T>::count() const {
-  return program_->template wrap<int>(
-      program_->fold(impl::FoldCode::Count, expression_, excludeSelf_));
+  return impl::Tracer::fold<int>(impl::FoldCode::Count, *this, excludeSelf_);
 }
 
 }  // namespace kfield

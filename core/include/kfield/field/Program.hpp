@@ -18,23 +18,9 @@
 
 namespace kfield {
 
-namespace impl {
-template <class T>
-constexpr SensorType sensorTypeOf() {
-  static_assert(std::is_same<T, double>::value || std::is_same<T, int>::value ||
-                    std::is_same<T, bool>::value,
-                "fields hold double, int or bool");
-  return std::is_same<T, double>::value ? SensorType::Double
-         : std::is_same<T, int>::value  ? SensorType::Int
-                                        : SensorType::Bool;
-}
-template <class F>
-struct FieldType;
-template <class T>
-struct FieldType<Field<T>> {
-  using type = T;
-};
-}  // namespace impl
+class Program;
+template <class Fn>
+TracedProgram trace(Fn&& fn, const std::string& name = "program");
 
 class Program {
  public:
@@ -45,30 +31,30 @@ class Program {
   // ---- values ----
   template <class T>
   Field<T> constant(T value) {
-    impl::sensorTypeOf<T>();
+    sensorTypeOf<T>();
     return {this, impl::Operand{-1, static_cast<double>(value)}};
   }
   template <class T>
   Field<T> sense(const std::string& name) {
-    return {this, senseOperand(name, impl::sensorTypeOf<T>())};
+    return {this, senseOperand(name, sensorTypeOf<T>())};
   }
   Field<int> uid() { return {this, emit(impl::OpCode::Uid, "uid", {})}; }
   NbrField<double> edgeLength();
 
   // ---- aggregate operators ----
-  // The neighbours' values of x (their last round's), and this device's current one.
+  // The neighbors' values of x (their last round's), and this device's current one.
   template <class T>
   NbrField<T> neighbors(const Field<T>& x) {
-    return NbrField<T>(this, neighborsExpression(x.operand()), false);
+    return NbrField<T>(this, neighborsExpression(x.operand_), false);
   }
 
   // State kept from round to round: starts at init, then update(previous) each round.
   // Returns this round's value, update(previous).
   template <class T, class Update>
   Field<T> remember(const Field<T>& init, Update&& update) {
-    const auto [path, state, read] = beginRemember(init.operand(), "remember");
+    const auto [path, state, read] = beginRemember(init.operand_, "remember");
     const Field<T> next = update(Field<T>(this, read));
-    endRemember(path, state, next.operand());
+    endRemember(path, state, next.operand_);
     return next;
   }
   template <class T, class Update>
@@ -76,14 +62,14 @@ class Program {
     return remember(constant(init), std::forward<Update>(update));
   }
 
-  // State shared with the neighbours (ScaFi's share, FCPP's nbr with a function): update gets
-  // the neighbours' values of last round (the device's own previous value for itself) and
+  // State shared with the neighbors (ScaFi's share, FCPP's nbr with a function): update gets
+  // the neighbors' values of last round (the device's own previous value for itself) and
   // returns the new value, which is kept and shared. Information moves one hop per round.
   template <class T, class Update>
   Field<T> share(const Field<T>& init, Update&& update) {
-    const auto [path, shared] = beginShare(init.operand());
+    const auto [path, shared] = beginShare(init.operand_);
     const Field<T> next = update(NbrField<T>(this, shared, false));
-    endShare(path, shared, next.operand());
+    endShare(path, shared, next.operand_);
     return next;
   }
   template <class T, class Update>
@@ -98,7 +84,7 @@ class Program {
     using R = decltype(thenFn());
     static_assert(std::is_same<R, decltype(elseFn())>::value,
                   "both sides of a branch return the same Field type");
-    const BranchScope scope = beginBranch(cond.operand());
+    const BranchScope scope = beginBranch(cond.operand_);
     enterSide(scope, true);
     const R left = thenFn();
     enterSide(scope, false);
@@ -110,7 +96,7 @@ class Program {
   // Both values computed everywhere; no split.
   template <class T>
   Field<T> mux(const Field<bool>& cond, const Field<T>& a, const Field<T>& b) {
-    return {this, emit(impl::OpCode::Mux, "mux", cond.operand(), a.operand(), b.operand())};
+    return {this, emit(impl::OpCode::Mux, "mux", cond.operand_, a.operand_, b.operand_)};
   }
   template <class T>
   Field<T> mux(const Field<bool>& cond, T a, const Field<T>& b) {
@@ -120,19 +106,19 @@ class Program {
   Field<T> mux(const Field<bool>& cond, const Field<T>& a, T b) {
     return mux(cond, a, constant(b));
   }
-  // Entry by entry across the neighbourhood.
+  // Entry by entry across the neighborhood.
   template <class T>
   NbrField<T> mux(const NbrField<bool>& cond, const NbrField<T>& a, T b) {
     const std::int32_t otherwise = nbrLocal(impl::Operand{-1, static_cast<double>(b)});
-    return NbrField<T>(this, nbrCombine(impl::EntryCode::Mux, cond.expression(), a.expression(), otherwise),
+    return NbrField<T>(this, nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, otherwise),
                        cond.excludesSelf() || a.excludesSelf());
   }
 
   // An aligned block whose key may differ per device: inside it a device hears only the
-  // neighbours that entered with the same key, and its state restarts when its key changes.
+  // neighbors that entered with the same key, and its state restarts when its key changes.
   template <class Body>
   auto align(const Field<int>& key, Body&& body) {
-    const AlignScope scope = beginAlign(key.operand());
+    const AlignScope scope = beginAlign(key.operand_);
     auto result = body();
     endAlign(scope);
     return result;
@@ -159,29 +145,24 @@ class Program {
     return result;
   }
 
-  // ---- used by the operators on fields ----
-  template <class T>
-  Field<T> wrap(impl::Operand v) {
-    return {this, v};
-  }
-  template <class T>
-  NbrField<T> wrapNbr(std::int32_t expression, bool excludeSelf) {
-    return {this, expression, excludeSelf};
-  }
+ private:
+  // The operators and folds record through impl::Tracer; trace() ends the recording.
+  friend struct impl::Tracer;
+  template <class Fn>
+  friend TracedProgram trace(Fn&& fn, const std::string& name);
+
   impl::Operand emit(impl::OpCode code, const char* kind, impl::Operand a, impl::Operand b = {},
                      impl::Operand c = {});
   std::int32_t nbrCombine(impl::EntryCode code, std::int32_t a, std::int32_t b,
                           std::int32_t c = -1);
   std::int32_t nbrLocal(impl::Operand value);
   impl::Operand fold(impl::FoldCode code, std::int32_t expression, bool excludeSelf);
-
-  // Ends tracing with the program's result.
   template <class T>
   TracedProgram finish(const Field<T>& output) {
-    return finishWith(output.operand(), impl::sensorTypeOf<T>());
+    (void)sensorTypeOf<T>();  // refuses a result that is not a field of double, int or bool
+    return finishWith(output.operand_);
   }
 
- private:
   struct Level {
     std::string prefix;
     int counter = 0;
@@ -221,13 +202,14 @@ class Program {
   impl::Operand record(impl::Op op, graph::Node node);
   impl::Op alignedOp(impl::OpCode code, impl::Operand a, std::int32_t plane, bool keyedPlane,
                      graph::Node& node) const;
-  std::int32_t addExpression(const NbrExpression& e);
+  std::int32_t addExpression(const impl::NbrExpression& e);
   std::string keyOf(impl::Operand v) const;
-  TracedProgram finishWith(impl::Operand output, SensorType type);
+  TracedProgram finishWith(impl::Operand output);
   bool keyed() const { return mask_ >= 0 || context_ >= 0; }
 
   std::string name_;
   TracedProgram traced_;
+  std::vector<impl::NbrExpression> expressions_;  // neighbor-field expressions, by id
   std::vector<Level> levels_{Level{}};
   std::set<std::string> paths_;
   std::int32_t mask_ = -1;     // value id of the current mask; -1: every device
@@ -237,13 +219,10 @@ class Program {
 
 // Traces fn(Program&) -> Field<T> once.
 template <class Fn>
-TracedProgram trace(Fn&& fn, const std::string& name = "program") {
+TracedProgram trace(Fn&& fn, const std::string& name) {
   Program program(name);
   return program.finish(fn(program));
 }
-
-// The traced graph with its paths, planes and node kinds.
-std::string describe(const TracedProgram& program);
 
 }  // namespace kfield
 

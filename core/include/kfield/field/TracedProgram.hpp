@@ -1,17 +1,30 @@
-// A traced aggregate program: its graph, the planes it reads and keeps, and the operations
-// every round replays.
+// A traced aggregate program: what it reads (sensors), keeps (states) and shows its neighbors
+// (exports), the graph of what runs each round, and the operations every round replays.
 #ifndef KFIELD_FIELD_TRACEDPROGRAM_HPP
 #define KFIELD_FIELD_TRACEDPROGRAM_HPP
 
 #include "kfield/field/impl/Bytecode.hpp"
 #include "kfield/graph/Description.hpp"
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kfield {
 
 enum class SensorType { Double, Int, Bool };
+
+// The SensorType of a field of T (fields hold double, int or bool).
+template <class T>
+constexpr SensorType sensorTypeOf() {
+  static_assert(std::is_same<T, double>::value || std::is_same<T, int>::value ||
+                    std::is_same<T, bool>::value,
+                "fields hold double, int or bool");
+  return std::is_same<T, double>::value ? SensorType::Double
+         : std::is_same<T, int>::value  ? SensorType::Int
+                                        : SensorType::Bool;
+}
 
 struct SensorInfo {
   std::string name;
@@ -25,23 +38,12 @@ struct PlaneInfo {
   bool keyed = false;
 };
 
-// A neighbour-field expression node, as traced (folds compile them into entry programs).
-struct NbrExpression {
-  impl::EntryCode code = impl::EntryCode::Constant;
-  std::int32_t a = -1, b = -1, c = -1;  // child expressions
-  std::int32_t plane = -1;      // Neighbour: export index
-  impl::Operand local;          // Local: the device's own value; Constant: constant
-};
-
 struct TracedProgram {
   std::string name;
-  graph::Description description;
+  graph::Description description;  // the operations that run, in order, with their planes
   std::vector<SensorInfo> sensors;
   std::vector<PlaneInfo> exports;
   std::vector<PlaneInfo> states;
-  std::vector<NbrExpression> expressions;
-  impl::Operand output;
-  SensorType outputType = SensorType::Double;
 
   // What rounds replay: operations over scratch slots (value ids mapped to reusable slots).
   std::vector<impl::Op> ops;
@@ -50,6 +52,9 @@ struct TracedProgram {
 
   std::int32_t sensorIndex(const std::string& name) const;  // -1 if the program reads none
 };
+
+// The traced graph with its paths, planes and node kinds.
+std::string describe(const TracedProgram& program);
 
 }  // namespace kfield
 

@@ -34,7 +34,7 @@ struct Description {
 };
 
 // Nodes one per line: index, kind, path, reads -> writes.
-std::string toText(const Description& description);
+std::string describe(const Description& description);
 
 }  // namespace kfield::graph
 

@@ -11,7 +11,7 @@
 #endif
 #define KFIELD_KOKKOS_4 (KOKKOS_VERSION >= 40000)
 
-namespace kfield {
+namespace kfield::impl {
 namespace math {
 
 // Kokkos 3.4 keeps its math functions in Kokkos::Experimental; 4.x moved them to Kokkos.
@@ -54,8 +54,6 @@ KOKKOS_INLINE_FUNCTION constexpr const T& clamp(const T& v, const T& lo, const T
 
 }  // namespace math
 
-namespace impl {
-
 // Initialises Kokkos with a thread count (0: Kokkos' own default, from the environment or
 // the command line); the settings type differs between 3.4 and 4.x.
 inline void initializeKokkos(int& argc, char** argv, int threads) {
@@ -81,7 +79,6 @@ inline std::string kokkosVersion() {
          std::to_string(v % 100);
 }
 
-}  // namespace impl
-}  // namespace kfield
+}  // namespace kfield::impl
 
 #endif

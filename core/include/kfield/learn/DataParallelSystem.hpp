@@ -16,23 +16,17 @@
 
 #include "kfield/learn/Pointwise.hpp"
 
-#include <array>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace kfield {
 
-using Word = std::uint64_t;  // a 64-bit slot word holding a binary64
-Word wordOf(double value);
-double valueOf(Word word);
-
 struct DataParallelSystem {
   std::int64_t parameters = 0;   // k
   std::int64_t sampleWidth = 0;  // s
-  pointwise::Program contribution;
-  pointwise::Program update;
+  PointwiseProgram contribution;
+  PointwiseProgram update;
   std::vector<Word> initialParameters;
   std::vector<Word> initialState;  // m words
   Word rate = 0;
@@ -59,7 +53,7 @@ enum class Admission {
   MalformedProgram,          // a program that is not well formed (pointwise::validate)
 };
 
-const char* name(Admission condition);
+std::string describe(Admission condition);
 
 struct AdmissionResult {
   Admission condition = Admission::Admitted;
@@ -68,57 +62,8 @@ struct AdmissionResult {
 };
 
 AdmissionResult admitted(const DataParallelSystem& system);
-// Throws std::invalid_argument "<what>: not admitted: <condition>: <detail>" unless admitted.
-void requireAdmitted(const DataParallelSystem& system, const std::string& what);
-
-// ---- identities ----
-// Bytes go to a sink in pieces, so a system with gigabytes of samples is hashed without
-// holding its identity in memory.
-using ByteSink = std::function<void(const unsigned char* data, std::size_t size)>;
-
-// The rule: k, s (words), both programs (their encodings), initial parameters and initial
-// state (each a length word then the words), the rate word.
-void writeRuleIdentity(const DataParallelSystem& system, const ByteSink& sink);
-// "alpha-data-parallel-v1;" + rule + per owner: its sample count, then each sample as a
-// length word and its words.
-void writeSystemIdentity(const DataParallelSystem& system, const ByteSink& sink);
-// "alpha-data-parallel-learner-v1;" + rule + the sample count + every sample in owner order:
-// the same bytes for every split of the same sequence.
-void writeLearnerIdentity(const DataParallelSystem& system, const ByteSink& sink);
-
-std::vector<unsigned char> systemIdentityBytes(const DataParallelSystem& system);
-std::vector<unsigned char> learnerIdentityBytes(const DataParallelSystem& system);
-
-using Digest = std::array<unsigned char, 32>;  // SHA-256
-Digest systemIdentity(const DataParallelSystem& system);
-Digest learnerIdentity(const DataParallelSystem& system);
-Digest sha256(const std::vector<unsigned char>& bytes);
-std::string hex(const Digest& digest);
-
-// ---- placement ----
-// The same learner with its sample sequence split into `owners` contiguous shares whose
-// sizes differ by at most one, larger first. Throws std::invalid_argument for owners < 1.
-DataParallelSystem repartitioned(const DataParallelSystem& system, std::int64_t owners);
-// The sizes such a split gives: share j of `total` among `parts`.
-std::int64_t shareSize(std::int64_t total, std::int64_t parts, std::int64_t j);
-std::int64_t shareBegin(std::int64_t total, std::int64_t parts, std::int64_t j);
-
-// ---- coordinate separability (optimizer-state partitioning) ----
-// With q per-coordinate state words (word j of coordinate i at state index j k + i) and the
-// other m - q k words shared: the class of an update slot is i + 1 when it belongs to
-// coordinate i (parameter i, one of its state words, mean i) and 0 when shared (a shared
-// state word, the rate).
-std::int64_t slotClass(std::int64_t k, std::int64_t m, std::int64_t q, std::int64_t slot);
-// Separable when q k <= m and every coordinate assignment reads only its coordinate and shared
-// slots and every shared assignment only shared slots. `separabilityProblem` names the first
-// assignment (and instance) that breaks it; empty when separable.
-std::string separabilityProblem(const DataParallelSystem& system, std::int64_t q);
-bool separable(const DataParallelSystem& system, std::int64_t q);
-// The update assignments one owner runs: every shared one and those of the coordinates it
-// owns, in program order (an `each` keeps the runs of its owned instances). Throws
-// std::invalid_argument when the update is not separable under q.
-pointwise::Program ownedProgram(const DataParallelSystem& system, std::int64_t q,
-                                const std::function<bool(std::int64_t coordinate)>& owns);
+// Throws std::invalid_argument "<who>: not admitted: <condition>: <detail>" unless admitted.
+void requireAdmitted(const DataParallelSystem& system, const std::string& who);
 
 }  // namespace kfield
 

@@ -1,6 +1,7 @@
 // Pointwise programs: assignments of expressions over numbered 64-bit slots that hold
 // binary64 values. The learner's contribution and update rules are written in them (see
-// DataParallelSystem.hpp for the slot layouts).
+// DataParallelSystem.hpp for the slot layouts). Word, wordOf and valueOf move binary64 values
+// in and out of slot words bit for bit.
 //
 // Semantics. A program runs its assignments in order and each one sees every earlier write
 // (sequential, in place): a contribution may use one of its output slots as a temporary
@@ -22,11 +23,19 @@
 #ifndef KFIELD_LEARN_POINTWISE_HPP
 #define KFIELD_LEARN_POINTWISE_HPP
 
+#include <Kokkos_Macros.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace kfield::pointwise {
+namespace kfield {
+
+using Word = std::uint64_t;  // a 64-bit slot word holding a binary64
+Word wordOf(double value);
+double valueOf(Word word);
+
+namespace pointwise {
 
 enum class Unary : std::uint8_t { Neg, Abs, Sqrt, Exp, Log, Floor, Ceil };
 enum class Binary : std::uint8_t { Add, Sub, Mul, Div, Min, Max };
@@ -39,8 +48,16 @@ constexpr std::uint64_t kUnary = 16;    // + Unary
 constexpr std::uint64_t kBinary = 32;   // + Binary
 }  // namespace opcode
 
-const char* name(Unary op);
-const char* name(Binary op);
+// A code word: the opcode in the low 8 bits, the operand (a slot) above them.
+KOKKOS_INLINE_FUNCTION constexpr std::uint64_t opcodeOf(std::uint64_t word) { return word & 0xff; }
+KOKKOS_INLINE_FUNCTION constexpr std::int64_t operandOf(std::uint64_t word) {
+  return static_cast<std::int64_t>(word >> 8);
+}
+// Throws std::invalid_argument for a slot outside [0, 2^55).
+std::uint64_t codeWord(std::uint64_t opcode, std::int64_t slot);
+
+std::string describe(Unary op);
+std::string describe(Binary op);
 
 // An expression under construction: postfix code words.
 class Expr {
@@ -88,22 +105,26 @@ Assignment set(std::int64_t dest, const Expr& value);
 Assignment each(std::int64_t dest, std::int64_t count, const Expr& value);
 Assignment fold(std::int64_t dest, Binary op, std::int64_t count, const Expr& value);
 
-struct Program {
+}  // namespace pointwise
+
+struct PointwiseProgram {
   std::int64_t slots = 0;
-  std::vector<Assignment> assignments;
+  std::vector<pointwise::Assignment> assignments;
 };
 
+namespace pointwise {
+
 // The program's words (see above) and their little-endian bytes.
-std::vector<std::uint64_t> encode(const Program& program);
-std::vector<unsigned char> identityBytes(const Program& program);
+std::vector<std::uint64_t> encode(const PointwiseProgram& program);
+std::vector<unsigned char> identityBytes(const PointwiseProgram& program);
 // The inverse of encode; throws std::invalid_argument naming the first bad word.
-Program decode(const std::vector<std::uint64_t>& words);
+PointwiseProgram decode(const std::vector<std::uint64_t>& words);
 
 // Checks that every slot read or written lies below program.slots, that codes are well
 // formed (one value left, stack depth <= kMaxDepth) and that no `each` reads what its other
 // instances write; throws std::invalid_argument naming the assignment and the problem.
 constexpr int kMaxDepth = 16;
-void validate(const Program& program, const std::string& what);
+void validate(const PointwiseProgram& program, const std::string& what);
 
 // Slots written by assignment `a`: [dest, dest + count) for each, {dest} otherwise.
 std::int64_t writtenEnd(const Assignment& a);
@@ -112,18 +133,19 @@ std::int64_t writtenEnd(const Assignment& a);
 template <class Visit>
 void forEachRead(const std::vector<std::uint64_t>& code, const Visit& visit) {
   for (std::size_t j = 0; j < code.size(); ++j) {
-    const std::uint64_t op = code[j] & 0xff;
+    const std::uint64_t op = opcodeOf(code[j]);
     if (op == opcode::kConstant) {
       ++j;
     } else if (op == opcode::kRead || op == opcode::kIndexed) {
-      visit(static_cast<std::int64_t>(code[j] >> 8), op == opcode::kIndexed);
+      visit(operandOf(code[j]), op == opcode::kIndexed);
     }
   }
 }
 
 // Evaluates a program on host slots (the reference the device evaluator is tested against).
-void evaluate(const Program& program, std::vector<double>& slots);
+void evaluate(const PointwiseProgram& program, std::vector<double>& slots);
 
-}  // namespace kfield::pointwise
+}  // namespace pointwise
+}  // namespace kfield
 
 #endif

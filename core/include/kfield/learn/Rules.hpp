@@ -13,7 +13,7 @@
 namespace kfield::rules {
 
 struct UpdateRule {
-  pointwise::Program update;
+  PointwiseProgram update;
   std::vector<Word> initialState;
   std::int64_t perCoordinateState = 0;  // q: the per-coordinate state words (for partitioning)
 };
@@ -31,7 +31,7 @@ UpdateRule adam(std::int64_t k, double beta1 = 0.9, double beta2 = 0.999, double
 
 // Least squares: a sample is x (k words) then y; the contribution is the gradient of
 // (w . x - y)^2, g_i = 2 (w . x - y) x_i with w . x summed left to right. Slots 3k + 1.
-pointwise::Program leastSquaresContribution(std::int64_t k);
+PointwiseProgram leastSquaresContribution(std::int64_t k);
 
 // A least-squares system without samples yet: k parameters starting at 0, samples of x (k
 // words) then y, the contribution above, and `rule` with its initial state at `rate`.

@@ -21,10 +21,6 @@ struct BuildInfo {
 
 BuildInfo buildInfo();
 
-namespace impl {
-const char* gitRevision();  // defined in the generated Revision.cpp
-}
-
 }  // namespace kfield
 
 #endif

@@ -15,8 +15,11 @@
 #ifndef KFIELD_SUM_CANONICAL_HPP
 #define KFIELD_SUM_CANONICAL_HPP
 
+#include "kfield/backends/Tuning.hpp"
+#include "kfield/impl/Errors.hpp"
+#include "kfield/impl/ViewChecks.hpp"
+#include "kfield/sum/impl/CanonicalKernels.hpp"
 #include "kfield/sum/impl/TreeSum.hpp"
-#include "kfield/sum/impl/ViewChecks.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -24,56 +27,6 @@
 #include <string>
 
 namespace kfield {
-namespace impl {
-
-// How work is cut per backend; none of it changes the bits. Host threads walk long aligned
-// chunks (cache-sized); a GPU wants many short ones, one per thread.
-template <class ExecSpace>
-struct CanonicalTuning {
-  static constexpr int kChunkLog2 = 14;        // samples per thread in canonicalSum
-  static constexpr int kVectorChunkLog2 = 12;  // samples per pass in canonicalSumOfVectors
-  static constexpr int kVectorWidth = 32;      // coordinates per thread in canonicalSumOfVectors
-};
-#ifdef KOKKOS_ENABLE_CUDA
-template <>
-struct CanonicalTuning<Kokkos::Cuda> {
-  static constexpr int kChunkLog2 = 8;
-  static constexpr int kVectorChunkLog2 = 10;
-  static constexpr int kVectorWidth = 1;  // adjacent threads read adjacent coordinates
-};
-#endif
-
-template <class ExecSpace, class XView>
-typename XView::non_const_value_type canonicalSumOfChunks(const ExecSpace& space, const XView& x,
-                                                          std::int64_t n) {
-  using T = typename XView::non_const_value_type;
-  using Memory = typename ExecSpace::memory_space;
-  const std::int64_t chunk = std::int64_t(1) << CanonicalTuning<ExecSpace>::kChunkLog2;
-  if (n <= chunk) {
-    Kokkos::View<T, Memory> root("kfield::sum::root");
-    Kokkos::parallel_for(
-        "kfield::sum::canonical_root", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-        KOKKOS_LAMBDA(int) { root() = treeSum<T>([&](std::int64_t i) { return x(i); }, n); });
-    T result;
-    Kokkos::deep_copy(result, root);
-    return result;
-  }
-  // Aligned chunks are subtrees: reduce each, then reduce their sums the same way.
-  const std::int64_t chunks = (n + chunk - 1) / chunk;
-  Kokkos::View<T*, Memory> sums(Kokkos::ViewAllocateWithoutInitializing("kfield::sum::chunks"),
-                                chunks);
-  Kokkos::parallel_for(
-      "kfield::sum::canonical_chunks", Kokkos::RangePolicy<ExecSpace>(space, 0, chunks),
-      KOKKOS_LAMBDA(std::int64_t j) {
-        const std::int64_t first = j * chunk;
-        const std::int64_t len = n - first < chunk ? n - first : chunk;
-        sums(j) = treeSum<T>([&](std::int64_t i) { return x(first + i); }, len);
-      });
-  return canonicalSumOfChunks(space, sums, chunks);
-}
-
-}  // namespace impl
-
 // The canonical sum of x(0), ..., x(n-1), n = x.extent(0), on the given execution space.
 template <class ExecSpace, class XView>
 typename XView::non_const_value_type canonicalSum(const ExecSpace& space, const XView& x) {
@@ -102,12 +55,12 @@ void canonicalSumOverSamples(const ExecSpace& space, const PlaneView& plane, con
   const auto rows = static_cast<std::int64_t>(plane.extent(0));
   const auto samples = static_cast<std::int64_t>(plane.extent(1));
   if (static_cast<std::int64_t>(out.extent(0)) != rows) {
-    impl::invalidArgument("canonicalSumOverSamples",
+    impl::invalidArgument("kfield::canonicalSumOverSamples",
                           "out has " + std::to_string(out.extent(0)) + " rows, the plane has " +
                               std::to_string(rows));
   }
   if (impl::overlaps(plane, out)) {
-    impl::invalidArgument("canonicalSumOverSamples", "out overlaps the plane");
+    impl::invalidArgument("kfield::canonicalSumOverSamples", "out overlaps the plane");
   }
   Kokkos::parallel_for(
       "kfield::sum::canonical_over_samples", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
@@ -117,37 +70,6 @@ void canonicalSumOverSamples(const ExecSpace& space, const PlaneView& plane, con
                                                  samples);
       });
 }
-
-namespace impl {
-
-// One pass over aligned chunks of `chunk` samples (the last may be short), each thread taking
-// `Width` coordinates of one chunk: sums(j, c) = canonical sum of chunk j at coordinate c.
-template <class ExecSpace, class VectorsView, class SumsView>
-void canonicalVectorChunks(const ExecSpace& space, const VectorsView& vectors, std::int64_t n,
-                           std::int64_t chunk, const SumsView& sums) {
-  using T = typename SumsView::non_const_value_type;
-  using Tuning = CanonicalTuning<ExecSpace>;
-  constexpr int Width = Tuning::kVectorWidth;
-  constexpr int Rows = Tuning::kVectorChunkLog2 + 2;  // levels 0..log2(chunk), plus one in flight
-  const auto width = static_cast<std::int64_t>(vectors.extent(1));
-  const std::int64_t blocks = (width + Width - 1) / Width;
-  const std::int64_t chunks = (n + chunk - 1) / chunk;
-  Kokkos::parallel_for(
-      "kfield::sum::canonical_vector_chunks",
-      Kokkos::RangePolicy<ExecSpace>(space, 0, chunks * blocks), KOKKOS_LAMBDA(std::int64_t t) {
-        const std::int64_t j = t / blocks;
-        const std::int64_t c0 = (t % blocks) * Width;
-        const int w = static_cast<int>(width - c0 < Width ? width - c0 : Width);
-        const std::int64_t first = j * chunk;
-        const std::int64_t len = n - first < chunk ? n - first : chunk;
-        VectorTreeStack<T, Width, Rows> stack;
-        const auto load = [&](std::int64_t s, int c) { return vectors(first + s, c0 + c); };
-        for (std::int64_t s = 0; s < len; ++s) stack.pushSample(load, s, w);
-        stack.fold([&](int c, T v) { sums(j, c0 + c) = v; }, w);
-      });
-}
-
-}  // namespace impl
 
 // out(c) = canonical sum over samples s of vectors(s, c): a list of per-sample vectors of
 // width k = vectors.extent(1), one sample per row.
@@ -162,18 +84,18 @@ void canonicalSumOfVectors(const ExecSpace& space, const VectorsView& vectors, c
   const auto n = static_cast<std::int64_t>(vectors.extent(0));
   const auto width = static_cast<std::int64_t>(vectors.extent(1));
   if (static_cast<std::int64_t>(out.extent(0)) != width) {
-    impl::invalidArgument("canonicalSumOfVectors",
+    impl::invalidArgument("kfield::canonicalSumOfVectors",
                           "out has " + std::to_string(out.extent(0)) +
                               " entries, the vectors have width " + std::to_string(width));
   }
   if (impl::overlaps(vectors, out)) {
-    impl::invalidArgument("canonicalSumOfVectors", "out overlaps the vectors");
+    impl::invalidArgument("kfield::canonicalSumOfVectors", "out overlaps the vectors");
   }
   if (n == 0) {
     Kokkos::deep_copy(space, out, T(0));
     return;
   }
-  const std::int64_t chunk = std::int64_t(1) << impl::CanonicalTuning<ExecSpace>::kVectorChunkLog2;
+  const std::int64_t chunk = std::int64_t(1) << CanonicalTuning<ExecSpace>::kVectorChunkLog2;
   if (n <= chunk) {
     Kokkos::View<T**, Kokkos::LayoutRight, Memory> row("kfield::sum::vector_root", 1, width);
     impl::canonicalVectorChunks(space, vectors, n, chunk, row);

@@ -48,6 +48,19 @@ struct Partials {
   std::vector<T> values;
 };
 
+// The partials of the empty range [begin, begin) of a sequence of n samples, width values per
+// node: where a range's partials start before appendNode adds its nodes. Throws
+// std::invalid_argument unless 0 <= begin <= n and width >= 0.
+template <class T>
+Partials<T> emptyPartials(std::int64_t begin, std::int64_t n, int width = 1);
+
+// Extends p by the node of the canonical tree that starts where p ends, with its width values
+// (the node's sums over its present samples): siblings are added, left + right, and a node
+// whose right sibling lies past n is lifted, as the tree does. Throws std::invalid_argument
+// when the node does not start at p.end or reaches past n.
+template <class T>
+void appendNode(Partials<T>& p, TreeNode node, const T* values);
+
 // Merges the partials of [a, b) and [b, c) into those of [a, c); throws
 // std::invalid_argument when they belong to different sequences or widths or are not adjacent.
 template <class T>

@@ -18,8 +18,8 @@ enum class OpCode : std::int32_t {
   RememberRead,   // out = this device's state, or a (the initial value) when it has none
   RememberWrite,  // state = a
   ShareRead,      // out = the value this device shared last round, or a (initial) if none
-  Export,         // export plane = a, for neighbours to read next round
-  Fold,           // out = fold over the neighbourhood of the entry program
+  Export,         // export plane = a, for neighbors to read next round
+  Fold,           // out = fold over the neighborhood of the entry program
   Output          // output plane = a
 };
 
@@ -45,11 +45,11 @@ struct Op {
   std::int32_t entryCount = 0;
 };
 
-// One step of a fold's entry program, evaluated for each (device, neighbour) pair; step i's
+// One step of a fold's entry program, evaluated for each (device, neighbor) pair; step i's
 // result is register i of the program.
 enum class EntryCode : std::int32_t {
-  Neighbour,   // the neighbour's export value (the device's own current one for itself)
-  EdgeLength,  // length of the edge to the neighbour (0 to itself)
+  Neighbor,   // the neighbor's export value (the device's own current one for itself)
+  EdgeLength,  // length of the edge to the neighbor (0 to itself)
   Local,       // the device's own value of slot
   Constant,
   Add, Sub, Mul, Div, Min, Max,
@@ -60,14 +60,23 @@ enum class EntryCode : std::int32_t {
 struct EntryOp {
   EntryCode code = EntryCode::Constant;
   std::int32_t a = -1, b = -1, c = -1;  // registers
-  std::int32_t plane = -1;      // Neighbour: export index
-  std::int32_t keyed = 0;       // Neighbour: the export is conditional (has presence keys)
-  std::int32_t slot = -1;       // Local; Neighbour: where the device's own value is, if not
+  std::int32_t plane = -1;      // Neighbor: export index
+  std::int32_t keyed = 0;       // Neighbor: the export is conditional (has presence keys)
+  std::int32_t slot = -1;       // Local; Neighbor: where the device's own value is, if not
                                 // in its export (share: the value it shared last round)
   double constant = 0.0;
 };
 
 constexpr int kMaxEntryOps = 16;
+
+// A neighbor-field expression as traced; a fold compiles the expressions it reads into an
+// entry program.
+struct NbrExpression {
+  EntryCode code = EntryCode::Constant;
+  std::int32_t a = -1, b = -1, c = -1;  // child expressions
+  std::int32_t plane = -1;              // Neighbor: export index
+  Operand local;                        // Local: the device's own value; Constant: constant
+};
 
 }  // namespace kfield::impl
 

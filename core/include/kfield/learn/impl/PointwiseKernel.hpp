@@ -7,6 +7,8 @@
 #ifndef KFIELD_LEARN_IMPL_POINTWISEKERNEL_HPP
 #define KFIELD_LEARN_IMPL_POINTWISEKERNEL_HPP
 
+#include "kfield/backends/Tuning.hpp"
+#include "kfield/impl/Upload.hpp"
 #include "kfield/learn/Pointwise.hpp"
 #include "kfield/learn/impl/PointwiseOps.hpp"
 
@@ -16,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace kfield::pointwise::impl {
+namespace kfield::impl {
 
 constexpr int kSegments = 4;
 
@@ -31,7 +33,7 @@ struct Segments {
   double* base[kSegments] = {nullptr, nullptr, nullptr, nullptr};
 };
 
-struct Piece {
+struct CodePiece {
   std::int64_t destOffset = 0;
   std::int64_t count = 0;
   std::int64_t codeBegin = 0;
@@ -52,19 +54,23 @@ constexpr int kOffsetShift = 10;
 constexpr std::uint64_t kLeftUniform = std::uint64_t(1) << 8;   // unary: the operand
 constexpr std::uint64_t kRightUniform = std::uint64_t(1) << 9;
 
-struct CompiledHost {
-  std::vector<Piece> pieces;
+// A compiled program on the host: what PointwiseKernel uploads, and what a caller reads to
+// decide how to launch it.
+struct PointwiseCode {
+  std::vector<CodePiece> pieces;
   std::vector<std::uint64_t> code;
   std::vector<double> constants;
 };
 
 // Throws std::invalid_argument (prefixed with `what`) when an assignment writes a segment
 // that is not writable.
-CompiledHost compile(const Program& program, const SlotLayout& layout, const std::string& what);
+PointwiseCode compilePointwise(const PointwiseProgram& program, const SlotLayout& layout,
+                               const std::string& what);
 
+// A compiled program in a memory space, evaluated by kernels.
 template <class Memory>
-struct CompiledProgram {
-  Kokkos::View<const Piece*, Memory> pieces;
+struct PointwiseKernel {
+  Kokkos::View<const CodePiece*, Memory> pieces;
   Kokkos::View<const std::uint64_t*, Memory> code;
   Kokkos::View<const double*, Memory> constants;
   int pieceCount = 0;
@@ -73,25 +79,25 @@ struct CompiledProgram {
   template <int L>
   KOKKOS_INLINE_FUNCTION void block(int p, std::int64_t i0, int len, const Segments& seg,
                                     double& acc) const {
-    const Piece& piece = pieces(p);
-    double lanes[kMaxDepth][L];    // computed entries that vary across instances
-    const double* at[kMaxDepth];   // where entry sp's lanes are: lanes[sp], or an indexed read
-    double scalar[kMaxDepth];      // entries that do not vary (known when compiling)
+    const CodePiece& piece = pieces(p);
+    double lanes[pointwise::kMaxDepth][L];    // computed entries that vary across instances
+    const double* at[pointwise::kMaxDepth];   // where entry sp's lanes are: lanes[sp], or an indexed read
+    double scalar[pointwise::kMaxDepth];      // entries that do not vary (known when compiling)
     double* dest = seg.base[piece.destSegment] + piece.destOffset;
     // An `each` whose last operator varies writes its lanes straight into the destination.
     double* const direct = piece.fold < 0 ? dest + i0 : nullptr;
     int sp = 0;
     for (std::int64_t c = piece.codeBegin; c < piece.codeEnd; ++c) {
       const std::uint64_t word = code(c);
-      const int op = static_cast<int>(word & 0xff);
-      if (op == static_cast<int>(opcode::kConstant)) {
+      const int op = static_cast<int>(pointwise::opcodeOf(word));
+      if (op == static_cast<int>(pointwise::opcode::kConstant)) {
         scalar[sp++] = constants(static_cast<std::int64_t>(word >> kSegmentShift));
-      } else if (op == static_cast<int>(opcode::kRead)) {
+      } else if (op == static_cast<int>(pointwise::opcode::kRead)) {
         scalar[sp++] = seg.base[(word >> kSegmentShift) & 3][word >> kOffsetShift];
-      } else if (op == static_cast<int>(opcode::kIndexed)) {
+      } else if (op == static_cast<int>(pointwise::opcode::kIndexed)) {
         at[sp++] = seg.base[(word >> kSegmentShift) & 3] + (word >> kOffsetShift) + i0;
-      } else if (op < static_cast<int>(opcode::kBinary)) {
-        const int u = op - static_cast<int>(opcode::kUnary);
+      } else if (op < static_cast<int>(pointwise::opcode::kBinary)) {
+        const int u = op - static_cast<int>(pointwise::opcode::kUnary);
         if (word & kLeftUniform) {
           scalar[sp - 1] = applyUnary(u, scalar[sp - 1]);
         } else {
@@ -99,7 +105,7 @@ struct CompiledProgram {
           at[sp - 1] = lanes[sp - 1];
         }
       } else {
-        const int b = op - static_cast<int>(opcode::kBinary);
+        const int b = op - static_cast<int>(pointwise::opcode::kBinary);
         double* out = direct && c + 1 == piece.codeEnd ? direct : lanes[sp - 2];
         const bool left = word & kLeftUniform, right = word & kRightUniform;
         if (left && right) {
@@ -148,37 +154,60 @@ struct CompiledProgram {
 };
 
 template <class Memory>
-CompiledProgram<Memory> upload(const CompiledHost& host) {
-  auto copy = [](const auto& vec, const char* label) {
-    using T = typename std::decay_t<decltype(vec)>::value_type;
-    Kokkos::View<T*, Memory> view(std::string(label), vec.size());
-    auto mirror = Kokkos::create_mirror_view(view);
-    for (std::size_t j = 0; j < vec.size(); ++j) mirror(j) = vec[j];
-    Kokkos::deep_copy(view, mirror);
-    return view;
-  };
-  CompiledProgram<Memory> out;
-  out.pieces = copy(host.pieces, "kfield::pointwise::pieces");
-  out.code = copy(host.code, "kfield::pointwise::code");
-  out.constants = copy(host.constants, "kfield::pointwise::constants");
-  out.pieceCount = static_cast<int>(host.pieces.size());
+PointwiseKernel<Memory> uploadPointwise(const PointwiseCode& code) {
+  PointwiseKernel<Memory> out;
+  out.pieces = upload<Memory>(code.pieces, "kfield::pointwise::pieces");
+  out.code = upload<Memory>(code.code, "kfield::pointwise::code");
+  out.constants = upload<Memory>(code.constants, "kfield::pointwise::constants");
+  out.pieceCount = static_cast<int>(code.pieces.size());
   return out;
 }
 
-// Instances per block: a host thread runs L-wide loops (128 amortises the dispatch: a
-// least-squares step is 1.3x the C++ functor at 128, 2x at 32); a GPU thread keeps its stack
-// small.
+// Runs a whole program on an execution space, pieces in program order: an `each` wider than
+// a block spreads its blocks over threads; consecutive small pieces (sets, folds, short
+// eaches) run in one single-thread kernel.
 template <class ExecSpace>
-struct PointwiseLanes {
-  static constexpr int value = 128;
-};
-#ifdef KOKKOS_ENABLE_CUDA
-template <>
-struct PointwiseLanes<Kokkos::Cuda> {
-  static constexpr int value = 1;
-};
-#endif
+void runPointwise(const ExecSpace& space, const PointwiseCode& code,
+                  const PointwiseKernel<typename ExecSpace::memory_space>& program,
+                  const Segments& seg) {
+  constexpr int L = PointwiseLanes<ExecSpace>::value;
+  const int pieces = static_cast<int>(code.pieces.size());
+  auto wide = [&](int p) {
+    const CodePiece& piece = code.pieces[static_cast<std::size_t>(p)];
+    return piece.fold < 0 && piece.count > L;
+  };
+  for (int p = 0; p < pieces;) {
+    if (wide(p)) {
+      const std::int64_t count = code.pieces[static_cast<std::size_t>(p)].count;
+      Kokkos::parallel_for(
+          "kfield::pointwise::each", Kokkos::RangePolicy<ExecSpace>(space, 0, (count + L - 1) / L),
+          KOKKOS_LAMBDA(std::int64_t b) {
+            double acc = 0;
+            const std::int64_t i0 = b * L;
+            program.template block<L>(p, i0, count - i0 < L ? static_cast<int>(count - i0) : L,
+                                      seg, acc);
+          });
+      ++p;
+      continue;
+    }
+    int end = p + 1;
+    while (end < pieces && !wide(end)) ++end;
+    Kokkos::parallel_for(
+        "kfield::pointwise::serial", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+        KOKKOS_LAMBDA(int) {
+          double acc = 0;
+          for (int q = p; q < end; ++q) {
+            const std::int64_t count = program.pieces(q).count;
+            for (std::int64_t i0 = 0; i0 < count; i0 += L) {
+              program.template block<L>(q, i0, count - i0 < L ? static_cast<int>(count - i0) : L,
+                                        seg, acc);
+            }
+          }
+        });
+    p = end;
+  }
+}
 
-}  // namespace kfield::pointwise::impl
+}  // namespace kfield::impl
 
 #endif

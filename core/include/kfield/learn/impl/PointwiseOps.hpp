@@ -11,17 +11,17 @@
 
 #include <Kokkos_Core.hpp>
 
-namespace kfield::pointwise::impl {
+namespace kfield::impl {
 
 KOKKOS_INLINE_FUNCTION double applyUnary(int op, double a) {
   switch (op) {
     case 0: return -a;
-    case 1: return kfield::math::fabs(a);
-    case 2: return kfield::math::sqrt(a);
-    case 3: return kfield::math::exp(a);
-    case 4: return kfield::math::log(a);
-    case 5: return kfield::math::floor(a);
-    default: return kfield::math::ceil(a);
+    case 1: return math::fabs(a);
+    case 2: return math::sqrt(a);
+    case 3: return math::exp(a);
+    case 4: return math::log(a);
+    case 5: return math::floor(a);
+    default: return math::ceil(a);
   }
 }
 
@@ -31,8 +31,8 @@ KOKKOS_INLINE_FUNCTION double applyBinary(int op, double a, double b) {
     case 1: return a - b;
     case 2: return a * b;
     case 3: return a / b;
-    case 4: return kfield::math::min(a, b);
-    default: return kfield::math::max(a, b);
+    case 4: return math::min(a, b);
+    default: return math::max(a, b);
   }
 }
 
@@ -72,6 +72,6 @@ KOKKOS_INLINE_FUNCTION double foldLanes(int op, double acc, X x, int first, int 
   return acc;
 }
 
-}  // namespace kfield::pointwise::impl
+}  // namespace kfield::impl
 
 #endif

@@ -2,21 +2,44 @@
 #ifndef KFIELD_SUM_IMPL_PARTIALS_HPP
 #define KFIELD_SUM_IMPL_PARTIALS_HPP
 
-#include "kfield/sum/impl/ViewChecks.hpp"
+#include "kfield/impl/Errors.hpp"
 
 #include <string>
 #include <utility>
 
 namespace kfield {
-namespace impl {
 
-// Adds node `node` with values v[0..width) after the nodes on the stack, then adds siblings
-// and lifts lone left children (right sibling past n) until neither applies.
 template <class T>
-void pushNode(Partials<T>& p, TreeNode node, const T* v) {
+Partials<T> emptyPartials(std::int64_t begin, std::int64_t n, int width) {
+  if (begin < 0 || n < 0 || begin > n) {
+    impl::invalidArgument("kfield::emptyPartials", "sample " + std::to_string(begin) +
+                                                       " does not lie in a sequence of " +
+                                                       std::to_string(n));
+  }
+  if (width < 0) {
+    impl::invalidArgument("kfield::emptyPartials",
+                          "width must be >= 0, got " + std::to_string(width));
+  }
+  Partials<T> p;
+  p.n = n;
+  p.begin = begin;
+  p.end = begin;
+  p.width = width;
+  return p;
+}
+
+template <class T>
+void appendNode(Partials<T>& p, TreeNode node, const T* values) {
+  if (node.level < 0 || node.index < 0 || node.begin() != p.end || node.begin() >= p.n) {
+    impl::invalidArgument("kfield::appendNode",
+                          "node (level " + std::to_string(node.level) + ", index " +
+                              std::to_string(node.index) + ") does not start at sample " +
+                              std::to_string(p.end) + " of " + std::to_string(p.n));
+  }
   const int w = p.width;
+  p.end = node.end(p.n);
   p.nodes.push_back(node);
-  p.values.insert(p.values.end(), v, v + w);
+  p.values.insert(p.values.end(), values, values + w);
   for (;;) {
     TreeNode& top = p.nodes.back();
     // A left child whose right sibling lies wholly past n holds all of its parent's samples.
@@ -38,29 +61,26 @@ void pushNode(Partials<T>& p, TreeNode node, const T* v) {
   }
 }
 
-}  // namespace impl
-
 template <class T>
 Partials<T> mergePartials(const Partials<T>& left, const Partials<T>& right) {
-  const char* fn = "mergePartials";
+  const char* who = "kfield::mergePartials";
   if (left.n != right.n) {
-    impl::invalidArgument(fn, "the ranges belong to sequences of " + std::to_string(left.n) +
-                                  " and " + std::to_string(right.n) + " samples");
+    impl::invalidArgument(who, "the ranges belong to sequences of " + std::to_string(left.n) +
+                                   " and " + std::to_string(right.n) + " samples");
   }
   if (left.width != right.width) {
-    impl::invalidArgument(fn, "widths differ: " + std::to_string(left.width) + " and " +
-                                  std::to_string(right.width));
+    impl::invalidArgument(who, "widths differ: " + std::to_string(left.width) + " and " +
+                                   std::to_string(right.width));
   }
   if (left.end != right.begin) {
-    impl::invalidArgument(fn, "ranges [" + std::to_string(left.begin) + ", " +
-                                  std::to_string(left.end) + ") and [" +
-                                  std::to_string(right.begin) + ", " + std::to_string(right.end) +
-                                  ") are not adjacent");
+    impl::invalidArgument(who, "ranges [" + std::to_string(left.begin) + ", " +
+                                   std::to_string(left.end) + ") and [" +
+                                   std::to_string(right.begin) + ", " +
+                                   std::to_string(right.end) + ") are not adjacent");
   }
   Partials<T> merged = left;
-  merged.end = right.end;
   for (std::size_t i = 0; i < right.nodes.size(); ++i) {
-    impl::pushNode(merged, right.nodes[i], right.values.data() + i * right.width);
+    appendNode(merged, right.nodes[i], right.values.data() + i * right.width);
   }
   return merged;
 }
@@ -68,7 +88,7 @@ Partials<T> mergePartials(const Partials<T>& left, const Partials<T>& right) {
 template <class T>
 std::vector<T> finishPartials(const Partials<T>& all) {
   if (all.begin != 0 || all.end != all.n) {
-    impl::invalidArgument("finishPartials",
+    impl::invalidArgument("kfield::finishPartials",
                           "the partials cover [" + std::to_string(all.begin) + ", " +
                               std::to_string(all.end) + "), not the whole sequence [0, " +
                               std::to_string(all.n) + ")");
@@ -79,20 +99,17 @@ std::vector<T> finishPartials(const Partials<T>& all) {
 
 namespace impl {
 
+// The empty partials of samples [begin, begin + count) of n, checked: where a View's
+// partials start.
 template <class T>
-Partials<T> emptyPartials(const char* fn, std::int64_t begin, std::int64_t count, std::int64_t n,
-                          int width) {
-  if (begin < 0 || n < 0 || begin + count > n) {
-    invalidArgument(fn, "samples [" + std::to_string(begin) + ", " +
-                            std::to_string(begin + count) + ") do not lie in a sequence of " +
-                            std::to_string(n));
+Partials<T> partialsOfRange(const char* who, std::int64_t begin, std::int64_t count,
+                            std::int64_t n, int width) {
+  if (begin < 0 || n < 0 || count < 0 || begin > n - count) {
+    invalidArgument(who, "samples [" + std::to_string(begin) + ", " +
+                             std::to_string(begin + count) + ") do not lie in a sequence of " +
+                             std::to_string(n));
   }
-  Partials<T> p;
-  p.n = n;
-  p.begin = begin;
-  p.end = begin + count;
-  p.width = width;
-  return p;
+  return emptyPartials<T>(begin, n, width);
 }
 
 }  // namespace impl
@@ -103,13 +120,12 @@ Partials<typename XView::non_const_value_type> canonicalPartials(const ExecSpace
                                                                  std::int64_t begin,
                                                                  std::int64_t n) {
   using T = typename XView::non_const_value_type;
-  auto p = impl::emptyPartials<T>("canonicalPartials", begin,
-                                  static_cast<std::int64_t>(x.extent(0)), n, 1);
-  for (const TreeNode& node : canonicalCover(p.begin, p.end, n)) {
+  const auto count = static_cast<std::int64_t>(x.extent(0));
+  auto p = impl::partialsOfRange<T>("kfield::canonicalPartials", begin, count, n, 1);
+  for (const TreeNode& node : canonicalCover(begin, begin + count, n)) {
     const std::pair<std::int64_t, std::int64_t> span{node.begin() - begin, node.end(n) - begin};
     const T value = canonicalSum(space, Kokkos::subview(x, span));
-    p.nodes.push_back(node);
-    p.values.push_back(value);
+    appendNode(p, node, &value);
   }
   return p;
 }
@@ -119,16 +135,16 @@ Partials<typename VectorsView::non_const_value_type> canonicalPartialsOfVectors(
     const ExecSpace& space, const VectorsView& vectors, std::int64_t begin, std::int64_t n) {
   using T = typename VectorsView::non_const_value_type;
   const auto width = static_cast<int>(vectors.extent(1));
-  auto p = impl::emptyPartials<T>("canonicalPartialsOfVectors", begin,
-                                  static_cast<std::int64_t>(vectors.extent(0)), n, width);
+  const auto count = static_cast<std::int64_t>(vectors.extent(0));
+  auto p = impl::partialsOfRange<T>("kfield::canonicalPartialsOfVectors", begin, count, n,
+                                    width);
   Kokkos::View<T*, typename ExecSpace::memory_space> sum("kfield::sum::node", width);
   auto host = Kokkos::create_mirror_view(sum);
-  for (const TreeNode& node : canonicalCover(p.begin, p.end, n)) {
+  for (const TreeNode& node : canonicalCover(begin, begin + count, n)) {
     const std::pair<std::int64_t, std::int64_t> span{node.begin() - begin, node.end(n) - begin};
     canonicalSumOfVectors(space, Kokkos::subview(vectors, span, Kokkos::ALL), sum);
     Kokkos::deep_copy(host, sum);
-    p.nodes.push_back(node);
-    p.values.insert(p.values.end(), host.data(), host.data() + width);
+    appendNode(p, node, host.data());
   }
   return p;
 }

@@ -1,12 +1,14 @@
 // One synchronous round: every device of a tile replays the program's operations over its
-// live samples, values in team scratch, reading its neighbours' exports of the last round.
-#ifndef KFIELD_FIELD_IMPL_ROUNDKERNEL_HPP
-#define KFIELD_FIELD_IMPL_ROUNDKERNEL_HPP
+// live samples, values in team scratch, reading its neighbors' exports of the last round.
+#ifndef KFIELD_SIM_IMPL_ROUNDKERNEL_HPP
+#define KFIELD_SIM_IMPL_ROUNDKERNEL_HPP
 
-#include "kfield/field/Network.hpp"
+#include "kfield/Random.hpp"
 #include "kfield/field/impl/Bytecode.hpp"
-#include "kfield/field/impl/CounterRng.hpp"
+#include "kfield/impl/Bits.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
+#include "kfield/net/NetworkView.hpp"
+#include "kfield/sim/impl/RoundPlanes.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -15,39 +17,21 @@
 
 namespace kfield::impl {
 
-// How a round is cut per backend (none of it changes the bits).
-template <class ExecSpace>
-struct RoundTuning {
-  static constexpr int kTileElements = 512;  // device-samples per tile
-  static int teamSize() { return 1; }
-};
-#ifdef KOKKOS_ENABLE_CUDA
-template <>
-struct RoundTuning<Kokkos::Cuda> {
-  static constexpr int kTileElements = 256;
-  static int teamSize() { return 128; }
-};
-#endif
-
 // The alignment context of key inside parent: a 53-bit hash, never 0 (0 means "absent").
 KOKKOS_INLINE_FUNCTION double contextMix(double parent, double key) {
   if (key == 0.0) key = 0.0;  // -0.0 and 0.0 are one key
-  std::uint64_t p, k;
-  std::memcpy(&p, &parent, sizeof p);
-  std::memcpy(&k, &key, sizeof k);
-  return double((mix64(p, k) >> 11) | 1u);
+  return double((mix64(bitsOf(parent), bitsOf(key)) >> 11) | 1u);
 }
 
 template <class ExecSpace>
 struct RoundKernel {
   using Memory = typename ExecSpace::memory_space;
-  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
   using Team = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 
   Kokkos::View<const Op*, Memory> ops;
   Kokkos::View<const EntryOp*, Memory> entries;
   NetworkView<Memory> net;
-  Plane sensors, exportsNow, exportsPrev, presenceNow, presencePrev, states, stateKeys, output;
+  RoundPlanes<Memory> planes;
   Kokkos::View<int*, Memory> changed;  // per sample position; empty when not tracked
   Kokkos::View<const int*, Memory> fresh;  // per sample position: 1 in the sample's first round
   bool anyFresh = true;                    // some live sample is in its first round
@@ -183,7 +167,7 @@ struct RoundKernel {
       return data[d * rowStride + s];
     }
   };
-  KOKKOS_INLINE_FUNCTION static PlaneRows rows(const Plane& plane, std::int64_t base) {
+  KOKKOS_INLINE_FUNCTION static PlaneRows rows(const Plane<Memory>& plane, std::int64_t base) {
     const auto rowStride = static_cast<std::int64_t>(plane.stride(0));
     if (plane.data() == nullptr) return {nullptr, 0};  // a plane this program does not have
     return {plane.data() + base * rowStride, rowStride};
@@ -206,13 +190,13 @@ struct RoundKernel {
     const bool track = changed.extent(0) > 0;
     switch (op.code) {
       case OpCode::Sense: {
-        const PlaneRows sensor = rows(sensors, base);
+        const PlaneRows sensor = rows(planes.sensors, base);
         return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { out[e] = sensor(d, s); });
       }
       case OpCode::Uid:
         return each([&](std::int64_t d, std::int64_t, std::int64_t e) { out[e] = double(d); });
       case OpCode::RememberRead: {
-        const PlaneRows state = rows(states, base), key = rows(stateKeys, base);
+        const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
         return withA([&](const auto& a) {
           if (op.keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -226,8 +210,8 @@ struct RoundKernel {
         });
       }
       case OpCode::ShareRead: {
-        const PlaneRows prev = rows(exportsPrev, base), was = rows(presencePrev, base),
-                        now = rows(presenceNow, base);
+        const PlaneRows prev = rows(planes.exportsPrev, base), was = rows(planes.presencePrev, base),
+                        now = rows(planes.presenceNow, base);
         return withA([&](const auto& a) {
           if (op.keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -242,7 +226,7 @@ struct RoundKernel {
         });
       }
       case OpCode::RememberWrite: {
-        const PlaneRows state = rows(states, base), key = rows(stateKeys, base);
+        const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
         return withA([&](const auto& a) {
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
             if (track) noteChange(state(d, s), a(e), s);
@@ -252,8 +236,8 @@ struct RoundKernel {
         });
       }
       case OpCode::Export: {
-        const PlaneRows now = rows(exportsNow, base), prev = rows(exportsPrev, base),
-                        present = rows(presenceNow, base);
+        const PlaneRows now = rows(planes.exportsNow, base), prev = rows(planes.exportsPrev, base),
+                        present = rows(planes.presenceNow, base);
         return withA([&](const auto& a) {
           if (!track && !op.keyed) {  // the common case: a plain store
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { now(d, s) = a(e); });
@@ -267,7 +251,7 @@ struct RoundKernel {
       }
       case OpCode::Output: {
         if (!writeOutput) return;
-        const PlaneRows result = rows(output, 0);
+        const PlaneRows result = rows(planes.output, 0);
         return withA([&](const auto& a) {
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
             if (track) noteChange(result(d, s), a(e), s);
@@ -292,7 +276,7 @@ struct RoundKernel {
     }
   }
 
-  // Is neighbour j (not this device) aligned with this device for every export the entry
+  // Is neighbor j (not this device) aligned with this device for every export the entry
   // program reads? Unconditional exports: everyone ran them last round, unless this is the
   // sample's first round, when a device sees only itself.
   KOKKOS_INLINE_FUNCTION bool aligned(const Op& op, std::int64_t d, std::int64_t j,
@@ -300,9 +284,9 @@ struct RoundKernel {
     if (fresh(s) != 0) return false;
     for (int k = 0; k < op.entryCount; ++k) {
       const EntryOp& x = entries(op.entryBegin + k);
-      if (x.code != EntryCode::Neighbour || x.keyed == 0) continue;
-      const double mine = presenceNow(x.plane * devices + d, s);
-      if (mine == 0.0 || presencePrev(x.plane * devices + j, s) != mine) return false;
+      if (x.code != EntryCode::Neighbor || x.keyed == 0) continue;
+      const double mine = planes.presenceNow(x.plane * devices + d, s);
+      if (mine == 0.0 || planes.presencePrev(x.plane * devices + j, s) != mine) return false;
     }
     return true;
   }
@@ -320,7 +304,7 @@ struct RoundKernel {
     }
   }
 
-  // Folds in CSR order. Neighbours outer, samples inner: the same operations per (device,
+  // Folds in CSR order. Neighbors outer, samples inner: the same operations per (device,
   // sample) in the same order, with the samples of a row contiguous.
   KOKKOS_INLINE_FUNCTION void fold(const Team& team, const Op& op, double* scratch,
                                    std::int64_t stride, std::int64_t first,
@@ -329,15 +313,15 @@ struct RoundKernel {
     const double init = op.fold == FoldCode::Min ? inf : op.fold == FoldCode::Max ? -inf : 0.0;
     double* out = scratch + op.out * stride;
     const EntryOp only = entries(op.entryBegin);
-    const bool plain = op.entryCount == 1 && only.code == EntryCode::Neighbour && !only.keyed;
+    const bool plain = op.entryCount == 1 && only.code == EntryCode::Neighbor && !only.keyed;
     withCombine(op.fold, [&](const auto& combine) {
       if (plain && live == 1) {  // the hot case of a single sample, scalar all through
         const std::int64_t row = only.plane * devices;
-        // Everything the neighbour loop needs, in locals: nothing to reload per neighbour.
-        const std::int64_t ps = static_cast<std::int64_t>(exportsPrev.stride(0));
-        const double* prev = exportsPrev.data() + row * ps;
+        // Everything the neighbor loop needs, in locals: nothing to reload per neighbor.
+        const std::int64_t ps = static_cast<std::int64_t>(planes.exportsPrev.stride(0));
+        const double* prev = planes.exportsPrev.data() + row * ps;
         const std::int64_t* offsets = net.offsets.data();
-        const std::int32_t* neighbours = net.neighbours.data();
+        const std::int32_t* neighbors = net.neighbors.data();
         const bool others = !(anyFresh && fresh(0) != 0) && op.fold != FoldCode::Self;
         const bool self = op.excludeSelf == 0 || op.fold == FoldCode::Self;
         const double* own = only.slot >= 0 ? scratch + only.slot * stride : nullptr;
@@ -345,9 +329,9 @@ struct RoundKernel {
           const std::int64_t d = first + dl;
           double acc = init;
           for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
-            const std::int64_t j = neighbours[k];
+            const std::int64_t j = neighbors[k];
             if (j == d) {
-              if (self) acc = combine(acc, own ? own[dl] : exportsNow(row + d, 0));
+              if (self) acc = combine(acc, own ? own[dl] : planes.exportsNow(row + d, 0));
             } else if (others) {
               acc = combine(acc, prev[j * ps]);
             }
@@ -362,14 +346,14 @@ struct RoundKernel {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live),
                              [&](std::int64_t s) { acc[s] = init; });
         for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
-          const std::int64_t j = net.neighbours(k);
+          const std::int64_t j = net.neighbors(k);
           const bool self = j == d;
           if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
           if (plain) {  // one unconditional export: the common case, no entry program
             const std::int64_t row = only.plane * devices;
-            const double* v = !self              ? &exportsPrev(row + j, 0)
+            const double* v = !self              ? &planes.exportsPrev(row + j, 0)
                               : only.slot >= 0 ? scratch + only.slot * stride + dl * live
-                                               : &exportsNow(row + d, 0);
+                                               : &planes.exportsNow(row + d, 0);
             if (self || !anyFresh) {
               Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live),
                                    [&](std::int64_t s) { acc[s] = combine(acc[s], v[s]); });
@@ -396,11 +380,11 @@ struct RoundKernel {
     for (int r = 0; r < op.entryCount; ++r) {
       const EntryOp& x = entries(op.entryBegin + r);
       switch (x.code) {
-        case EntryCode::Neighbour: {
+        case EntryCode::Neighbor: {
           const std::int64_t row = x.plane * devices;
-          reg[r] = j != d          ? exportsPrev(row + j, s)
+          reg[r] = j != d          ? planes.exportsPrev(row + j, s)
                    : x.slot >= 0 ? scratch[x.slot * stride + e]
-                                 : exportsNow(row + d, s);
+                                 : planes.exportsNow(row + d, s);
           break;
         }
         case EntryCode::EdgeLength: reg[r] = net.lengths(k); break;

@@ -1,11 +1,16 @@
 // Running a traced program over a network, for a batch of independent samples at once:
 // planes of devices x samples (samples last), synchronous rounds, per-sample stopping.
-#ifndef KFIELD_FIELD_SIMULATION_HPP
-#define KFIELD_FIELD_SIMULATION_HPP
+#ifndef KFIELD_SIM_SIMULATION_HPP
+#define KFIELD_SIM_SIMULATION_HPP
 
-#include "kfield/field/Network.hpp"
+#include "kfield/Plane.hpp"
+#include "kfield/backends/Tuning.hpp"
 #include "kfield/field/TracedProgram.hpp"
-#include "kfield/field/impl/RoundKernel.hpp"
+#include "kfield/impl/Errors.hpp"
+#include "kfield/impl/Upload.hpp"
+#include "kfield/net/Network.hpp"
+#include "kfield/sim/impl/RoundKernel.hpp"
+#include "kfield/sim/impl/RoundPlanes.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -18,31 +23,10 @@
 #include <vector>
 
 namespace kfield {
-namespace impl {
-
-// moved(r, s) = plane(r, from(s)): the sample columns of a plane in another order.
-template <class ExecSpace, class Plane, class From>
-Plane gatherSamples(const ExecSpace& space, const Plane& plane, const From& from) {
-  const auto samples = static_cast<std::int64_t>(plane.extent(1));
-  Plane moved(Kokkos::ViewAllocateWithoutInitializing(plane.label()), plane.extent(0), samples);
-  Kokkos::parallel_for(
-      "kfield::field::gather_samples",
-      Kokkos::RangePolicy<ExecSpace>(space, 0, std::int64_t(plane.extent(0)) * samples),
-      KOKKOS_LAMBDA(std::int64_t t) {
-        const std::int64_t r = t / samples, s = t % samples;
-        moved(r, s) = plane(r, from(s));
-      });
-  return moved;
-}
-
-}  // namespace impl
-
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class BasicSimulation {
  public:
   using Memory = typename ExecSpace::memory_space;
-  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
-  using HostPlane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
   BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples = 1,
                   ExecSpace space = ExecSpace());
@@ -82,8 +66,8 @@ class BasicSimulation {
   Sensor sensor(const std::string& name) {
     const std::int32_t index = program_.sensorIndex(name);
     if (index < 0) {
-      throw std::invalid_argument("Simulation: program '" + program_.name +
-                                  "' reads no sensor named '" + name + "'");
+      impl::invalidArgument(kWho, "program '" + program_.name + "' reads no sensor named '" +
+                                      name + "'");
     }
     return Sensor(this, index, name);
   }
@@ -111,25 +95,21 @@ class BasicSimulation {
   const TracedProgram& program() const { return program_; }
 
  private:
-  void checkDevice(const std::string& who, std::int64_t device) const {
+  static constexpr const char* kWho = "kfield::Simulation";
+  void checkDevice(const std::string& what, std::int64_t device) const {
     if (device < 0 || device >= devices_) {
-      throw std::invalid_argument(who + ": device " + std::to_string(device) + " is not in [0, " +
-                                  std::to_string(devices_) + ")");
+      impl::invalidArgument(kWho, what + ": device " + std::to_string(device) + " is not in [0, " +
+                                      std::to_string(devices_) + ")");
     }
   }
-  void checkSample(const std::string& who, std::int64_t sample) const {
+  void checkSample(const std::string& what, std::int64_t sample) const {
     if (sample < 0 || sample >= samples_) {
-      throw std::invalid_argument(who + ": sample " + std::to_string(sample) + " is not in [0, " +
-                                  std::to_string(samples_) + ")");
+      impl::invalidArgument(kWho, what + ": sample " + std::to_string(sample) + " is not in [0, " +
+                                      std::to_string(samples_) + ")");
     }
   }
   static void checkRounds(std::int64_t rounds) {
-    if (rounds < 0) {
-      throw std::invalid_argument("Simulation: rounds must be >= 0, got " + std::to_string(rounds));
-    }
-  }
-  Plane plane(const char* label, std::size_t rows) const {
-    return Plane(std::string(label), rows, static_cast<std::size_t>(samples_));
+    if (rounds < 0) impl::invalidArgument(kWho, "rounds must be >= 0, got " + std::to_string(rounds));
   }
   void uploadSensors();
   void reorder(const std::vector<std::int64_t>& sampleAt);  // new position -> sample
@@ -141,8 +121,7 @@ class BasicSimulation {
   NetworkView<Memory> net_;
   Kokkos::View<impl::Op*, Memory> ops_;
   Kokkos::View<impl::EntryOp*, Memory> entries_;
-  Plane sensors_, exportsNow_, exportsPrev_, presenceNow_, presencePrev_, states_, stateKeys_,
-      output_;
+  impl::RoundPlanes<Memory> planes_;
   HostPlane sensorHost_;  // sample order
   bool sensorsDirty_ = true;
   Kokkos::View<int*, Memory> changed_, fresh_;
@@ -157,35 +136,22 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
                                             std::int64_t samples, ExecSpace space)
     : program_(std::move(program)), space_(space), devices_(network.devices()), samples_(samples) {
   if (samples < 1) {
-    throw std::invalid_argument("Simulation: samples must be >= 1, got " + std::to_string(samples));
+    impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
   }
   net_ = network.on<Memory>();
-  auto upload = [](const auto& host, const char* label) {
-    using T = typename std::decay_t<decltype(host)>::value_type;
-    Kokkos::View<T*, Memory> view(std::string(label), host.size());
-    Kokkos::deep_copy(view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                host.data(), host.size()));
-    return view;
+  ops_ = impl::upload<Memory>(program_.ops, "kfield::sim::ops");
+  entries_ = impl::upload<Memory>(program_.entries, "kfield::sim::entries");
+  auto anyKeyed = [](const std::vector<PlaneInfo>& planes) {
+    return std::any_of(planes.begin(), planes.end(), [](const PlaneInfo& p) { return p.keyed; });
   };
-  ops_ = upload(program_.ops, "kfield::field::ops");
-  entries_ = upload(program_.entries, "kfield::field::entries");
-  const auto exports = program_.exports.size(), states = program_.states.size();
-  const bool keyedExports = std::any_of(program_.exports.begin(), program_.exports.end(),
-                                        [](const PlaneInfo& p) { return p.keyed; });
-  const bool keyedStates = std::any_of(program_.states.begin(), program_.states.end(),
-                                       [](const PlaneInfo& p) { return p.keyed; });
+  planes_ = impl::RoundPlanes<Memory>(
+      static_cast<std::size_t>(devices_), static_cast<std::size_t>(samples_),
+      program_.sensors.size(), program_.exports.size(), anyKeyed(program_.exports),
+      program_.states.size(), anyKeyed(program_.states));
   const std::size_t n = static_cast<std::size_t>(devices_);
-  sensors_ = plane("kfield::field::sensors", program_.sensors.size() * n);
-  exportsNow_ = plane("kfield::field::exports", exports * n);
-  exportsPrev_ = plane("kfield::field::exports", exports * n);
-  presenceNow_ = plane("kfield::field::presence", keyedExports ? exports * n : 0);
-  presencePrev_ = plane("kfield::field::presence", keyedExports ? exports * n : 0);
-  states_ = plane("kfield::field::states", states * n);
-  stateKeys_ = plane("kfield::field::state_keys", keyedStates ? states * n : 0);
-  output_ = plane("kfield::field::output", n);
-  sensorHost_ = HostPlane("kfield::field::sensors_host", program_.sensors.size() * n, samples_);
-  changed_ = Kokkos::View<int*, Memory>("kfield::field::changed", samples_);
-  fresh_ = Kokkos::View<int*, Memory>("kfield::field::fresh", samples_);
+  sensorHost_ = HostPlane("kfield::sim::sensors_host", program_.sensors.size() * n, samples_);
+  changed_ = Kokkos::View<int*, Memory>("kfield::sim::changed", samples_);
+  fresh_ = Kokkos::View<int*, Memory>("kfield::sim::fresh", samples_);
   sampleAt_.resize(samples_);
   std::iota(sampleAt_.begin(), sampleAt_.end(), 0);
   roundsDone_.assign(samples_, 0);
@@ -194,11 +160,11 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::uploadSensors() {
   if (!sensorsDirty_) return;
-  HostPlane ordered("kfield::field::sensors_ordered", sensorHost_.extent(0), samples_);
+  HostPlane ordered("kfield::sim::sensors_ordered", sensorHost_.extent(0), samples_);
   for (std::size_t r = 0; r < sensorHost_.extent(0); ++r) {
     for (std::int64_t p = 0; p < samples_; ++p) ordered(r, p) = sensorHost_(r, sampleAt_[p]);
   }
-  Kokkos::deep_copy(sensors_, ordered);
+  Kokkos::deep_copy(planes_.sensors, ordered);
   sensorsDirty_ = false;
 }
 
@@ -210,10 +176,9 @@ void BasicSimulation<ExecSpace>::reorder(const std::vector<std::int64_t>& sample
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> fromHost("from", samples_);
   for (std::int64_t p = 0; p < samples_; ++p) fromHost(p) = positionOf[sampleAt[p]];
   auto from = Kokkos::create_mirror_view_and_copy(Memory(), fromHost);
-  for (Plane* p : {&sensors_, &exportsNow_, &exportsPrev_, &presenceNow_, &presencePrev_,
-                   &states_, &stateKeys_, &output_}) {
-    if (p->extent(0) > 0) *p = impl::gatherSamples(space_, *p, from);
-  }
+  planes_.forEach([&](Plane<Memory>& p) {
+    if (p.extent(0) > 0) p = gatherSamples(space_, p, from);
+  });
   sampleAt_ = sampleAt;
 }
 
@@ -223,21 +188,14 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   k.ops = ops_;
   k.entries = entries_;
   k.net = net_;
-  k.sensors = sensors_;
-  k.exportsNow = exportsNow_;
-  k.exportsPrev = exportsPrev_;
-  k.presenceNow = presenceNow_;
-  k.presencePrev = presencePrev_;
-  k.states = states_;
-  k.stateKeys = stateKeys_;
-  k.output = output_;
+  k.planes = planes_;
   if (trackChanges) k.changed = changed_;
   k.writeOutput = writeOutput || trackChanges;
   k.devices = devices_;
   k.live = live;
   k.slots = program_.slots;
   k.opCount = static_cast<int>(program_.ops.size());
-  using Tuning = impl::RoundTuning<ExecSpace>;
+  using Tuning = RoundTuning<ExecSpace>;
   k.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / live);
   auto freshHost = Kokkos::create_mirror_view(fresh_);
   k.anyFresh = false;
@@ -249,18 +207,17 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   k.fresh = fresh_;
   const std::int64_t tiles = (devices_ + k.tileDevices - 1) / k.tileDevices;
   Kokkos::TeamPolicy<ExecSpace> policy(space_, tiles, Tuning::teamSize());
-  Kokkos::parallel_for("kfield::field::round",
+  Kokkos::parallel_for("kfield::sim::round",
                        policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
-  std::swap(exportsNow_, exportsPrev_);
-  std::swap(presenceNow_, presencePrev_);
+  planes_.endRound();
   for (std::int64_t p = 0; p < live; ++p) ++roundsDone_[sampleAt_[p]];
 }
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerSample) {
   if (static_cast<std::int64_t>(roundsPerSample.size()) != samples_) {
-    throw std::invalid_argument("Simulation::run: " + std::to_string(roundsPerSample.size()) +
-                                " round counts for " + std::to_string(samples_) + " samples");
+    impl::invalidArgument(kWho, "run: " + std::to_string(roundsPerSample.size()) +
+                                    " round counts for " + std::to_string(samples_) + " samples");
   }
   for (std::int64_t r : roundsPerSample) checkRounds(r);
   // Longest first, so the samples still running are always a prefix of the positions.
@@ -309,9 +266,9 @@ std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_
 }
 
 template <class ExecSpace>
-typename BasicSimulation<ExecSpace>::HostPlane BasicSimulation<ExecSpace>::output() const {
-  auto positioned = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), output_);
-  HostPlane result("kfield::field::output_host", devices_, samples_);
+HostPlane BasicSimulation<ExecSpace>::output() const {
+  auto positioned = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), planes_.output);
+  HostPlane result("kfield::sim::output_host", devices_, samples_);
   for (std::int64_t d = 0; d < devices_; ++d) {
     for (std::int64_t p = 0; p < samples_; ++p) result(d, sampleAt_[p]) = positioned(d, p);
   }

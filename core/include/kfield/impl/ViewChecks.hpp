@@ -1,23 +1,18 @@
-// Host-side checks that run before a sum's kernel launches: each names the offending input.
-#ifndef KFIELD_SUM_IMPL_VIEWCHECKS_HPP
-#define KFIELD_SUM_IMPL_VIEWCHECKS_HPP
+// Checks on Views that run before a kernel launches: what a View must be (at compile time)
+// and whether two Views share memory.
+#ifndef KFIELD_IMPL_VIEWCHECKS_HPP
+#define KFIELD_IMPL_VIEWCHECKS_HPP
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 #include <utility>
 
 namespace kfield::impl {
 
-[[noreturn]] inline void invalidArgument(const char* function, const std::string& what) {
-  throw std::invalid_argument(std::string(function) + ": " + what);
-}
-
 template <class ExecSpace, class View>
 constexpr void staticCheckView() {
-  static_assert(Kokkos::is_view<View>::value, "kfield sums take Kokkos::Views");
+  static_assert(Kokkos::is_view<View>::value, "kfield takes Kokkos::Views here");
   static_assert(
       Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
       "the View's memory is not accessible from this execution space");

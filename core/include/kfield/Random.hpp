@@ -1,13 +1,14 @@
 // A counter-based random number generator: the value for (seed, counter) is a pure function,
-// so every backend, thread count and build order draws the same numbers.
-#ifndef KFIELD_FIELD_IMPL_COUNTERRNG_HPP
-#define KFIELD_FIELD_IMPL_COUNTERRNG_HPP
+// so every backend, thread count and build order draws the same numbers. Networks, data sets
+// and benchmarks all draw from it.
+#ifndef KFIELD_RANDOM_HPP
+#define KFIELD_RANDOM_HPP
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
-namespace kfield::impl {
+namespace kfield {
 
 // SplitMix64's finaliser over seed and counter mixed together: a bijection of 64-bit words.
 KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t seed, std::uint64_t counter) {
@@ -22,6 +23,6 @@ KOKKOS_INLINE_FUNCTION double uniform01(std::uint64_t seed, std::uint64_t counte
   return double(mix64(seed, counter) >> 11) * 0x1.0p-53;
 }
 
-}  // namespace kfield::impl
+}  // namespace kfield
 
 #endif

@@ -1,6 +1,9 @@
 // A network of devices: who hears whom, as compressed sparse rows sorted by device id.
-#ifndef KFIELD_FIELD_NETWORK_HPP
-#define KFIELD_FIELD_NETWORK_HPP
+#ifndef KFIELD_NET_NETWORK_HPP
+#define KFIELD_NET_NETWORK_HPP
+
+#include "kfield/impl/Upload.hpp"
+#include "kfield/net/NetworkView.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -10,24 +13,15 @@
 
 namespace kfield {
 
-// The network on one memory space, for kernels: row i of the CSR is device i's neighbourhood,
-// itself included, sorted by id; that order is the order of every fold.
-template <class MemorySpace>
-struct NetworkView {
-  Kokkos::View<const std::int64_t*, MemorySpace> offsets;    // devices + 1
-  Kokkos::View<const std::int32_t*, MemorySpace> neighbours;  // entries
-  Kokkos::View<const double*, MemorySpace> lengths;           // entries; 0 for the self entry
-};
-
-// Devices 0..N-1 with symmetric neighbour lists. Built on the host once (O(N) for every
+// Devices 0..N-1 with symmetric neighbor lists. Built on the host once (O(N) for every
 // builder), then copied to the execution space that runs the rounds.
 class Network {
  public:
-  // W x H devices at unit spacing, id = y * W + x; 4 (von Neumann) or 8 (Moore) neighbours;
+  // W x H devices at unit spacing, id = y * W + x; 4 (von Neumann) or 8 (Moore) neighbors;
   // edge length = Euclidean distance between positions.
-  static Network grid(std::int64_t width, std::int64_t height, int neighbourhood = 4);
+  static Network grid(std::int64_t width, std::int64_t height, int neighborhood = 4);
 
-  // Devices at the given 2-D positions; i and j are neighbours when their distance is at most
+  // Devices at the given 2-D positions; i and j are neighbors when their distance is at most
   // radius. Built with cell lists of side radius: O(N) for bounded density.
   static Network fromPositions(std::vector<double> x, std::vector<double> y, double radius);
 
@@ -43,30 +37,31 @@ class Network {
   static Network fromSpec(const std::string& spec);
 
   std::int64_t devices() const { return static_cast<std::int64_t>(offsets_.size()) - 1; }
-  std::int64_t entries() const { return static_cast<std::int64_t>(neighbours_.size()); }
+  std::int64_t entries() const { return static_cast<std::int64_t>(neighbors_.size()); }
   const std::vector<std::int64_t>& offsets() const { return offsets_; }
-  const std::vector<std::int32_t>& neighbours() const { return neighbours_; }
+  const std::vector<std::int32_t>& neighbors() const { return neighbors_; }
   const std::vector<double>& lengths() const { return lengths_; }
   bool hasPositions() const { return !x_.empty(); }
   const std::vector<double>& x() const { return x_; }
   const std::vector<double>& y() const { return y_; }
   const std::string& description() const { return description_; }
 
-  // Device i's neighbours (itself included), in fold order.
-  std::vector<std::int32_t> neighboursOf(std::int64_t i) const;
+  // Device i's neighbors (itself included), in fold order.
+  std::vector<std::int32_t> neighborsOf(std::int64_t i) const;
 
+  // The network copied to a memory space, for kernels.
   template <class MemorySpace>
   NetworkView<MemorySpace> on() const;
 
  private:
-  using Row = std::vector<std::pair<std::int32_t, double>>;  // (neighbour, length)
-  // Row by row: fillRow(i, row) lists device i's neighbours other than itself, in any order;
+  using Row = std::vector<std::pair<std::int32_t, double>>;  // (neighbor, length)
+  // Row by row: fillRow(i, row) lists device i's neighbors other than itself, in any order;
   // they are sorted and the self entry (length 0) is put in its place.
   template <class FillRow>
   static Network build(std::int64_t devices, FillRow&& fillRow, std::string description);
 
   std::vector<std::int64_t> offsets_{0};
-  std::vector<std::int32_t> neighbours_;
+  std::vector<std::int32_t> neighbors_;
   std::vector<double> lengths_;
   std::vector<double> x_, y_;
   std::string description_;
@@ -74,17 +69,9 @@ class Network {
 
 template <class MemorySpace>
 NetworkView<MemorySpace> Network::on() const {
-  auto copy = [](const auto& host, const char* label) {
-    using T = typename std::decay_t<decltype(host)>::value_type;
-    Kokkos::View<T*, MemorySpace> view(Kokkos::ViewAllocateWithoutInitializing(label),
-                                       host.size());
-    Kokkos::deep_copy(view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                host.data(), host.size()));
-    return view;
-  };
-  return {copy(offsets_, "kfield::network::offsets"),
-          copy(neighbours_, "kfield::network::neighbours"),
-          copy(lengths_, "kfield::network::lengths")};
+  return {impl::upload<MemorySpace>(offsets_, "kfield::network::offsets"),
+          impl::upload<MemorySpace>(neighbors_, "kfield::network::neighbors"),
+          impl::upload<MemorySpace>(lengths_, "kfield::network::lengths")};
 }
 
 }  // namespace kfield

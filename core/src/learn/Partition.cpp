@@ -1,10 +1,44 @@
-// Coordinate separability, checked instance by instance as the definition reads (an `each`
-// stands for its instances), and the program one owner runs.
-#include "kfield/learn/DataParallelSystem.hpp"
+// Shares of a sample sequence, and coordinate separability, checked instance by instance as
+// the definition reads (an `each` stands for its instances), with the program one owner runs.
+#include "kfield/learn/Partition.hpp"
 
-#include <stdexcept>
+#include "kfield/impl/Errors.hpp"
+
+#include <string>
 
 namespace kfield {
+
+std::int64_t shareSize(std::int64_t total, std::int64_t parts, std::int64_t j) {
+  return total / parts + (j < total % parts ? 1 : 0);
+}
+
+std::int64_t shareBegin(std::int64_t total, std::int64_t parts, std::int64_t j) {
+  const std::int64_t extra = total % parts;
+  return j * (total / parts) + (j < extra ? j : extra);
+}
+
+DataParallelSystem repartitioned(const DataParallelSystem& system, std::int64_t owners) {
+  if (owners < 1) {
+    impl::invalidArgument("kfield::repartitioned",
+                          "owners = " + std::to_string(owners) + ", need at least 1");
+  }
+  DataParallelSystem out = system;
+  out.owners.assign(static_cast<std::size_t>(owners), {});
+  const std::int64_t total = system.totalMass();
+  std::int64_t at = 0;
+  std::size_t owner = 0;
+  for (const auto& owned : system.owners) {
+    for (const auto& sample : owned) {
+      while (at >= shareBegin(total, owners, static_cast<std::int64_t>(owner)) +
+                       shareSize(total, owners, static_cast<std::int64_t>(owner))) {
+        ++owner;
+      }
+      out.owners[owner].push_back(sample);
+      ++at;
+    }
+  }
+  return out;
+}
 
 std::int64_t slotClass(std::int64_t k, std::int64_t m, std::int64_t q, std::int64_t slot) {
   if (slot < k) return slot + 1;
@@ -33,11 +67,11 @@ std::int64_t instances(const pointwise::Assignment& a) {
 std::vector<std::uint64_t> shifted(const std::vector<std::uint64_t>& code, std::int64_t first) {
   std::vector<std::uint64_t> out = code;
   for (std::size_t j = 0; j < out.size(); ++j) {
-    const std::uint64_t op = out[j] & 0xff;
+    const std::uint64_t op = pointwise::opcodeOf(out[j]);
     if (op == pointwise::opcode::kConstant) {
       ++j;
     } else if (op == pointwise::opcode::kIndexed) {
-      out[j] = op | (((out[j] >> 8) + static_cast<std::uint64_t>(first)) << 8);
+      out[j] = pointwise::codeWord(op, pointwise::operandOf(out[j]) + first);
     }
   }
   return out;
@@ -78,12 +112,12 @@ bool separable(const DataParallelSystem& system, std::int64_t q) {
   return separabilityProblem(system, q).empty();
 }
 
-pointwise::Program ownedProgram(const DataParallelSystem& system, std::int64_t q,
+PointwiseProgram ownedProgram(const DataParallelSystem& system, std::int64_t q,
                                 const std::function<bool(std::int64_t)>& owns) {
   const std::string problem = separabilityProblem(system, q);
   if (!problem.empty()) {
-    throw std::invalid_argument("ownedProgram: the update is not separable under q = " +
-                                std::to_string(q) + ": " + problem);
+    impl::invalidArgument("kfield::ownedProgram", "the update is not separable under q = " +
+                                                      std::to_string(q) + ": " + problem);
   }
   const std::int64_t k = system.parameters;
   const std::int64_t m = system.stateWords();
@@ -91,7 +125,7 @@ pointwise::Program ownedProgram(const DataParallelSystem& system, std::int64_t q
     const std::int64_t c = slotClass(k, m, q, dest);
     return c == 0 || owns(c - 1);
   };
-  pointwise::Program out;
+  PointwiseProgram out;
   out.slots = system.update.slots;
   for (const auto& a : system.update.assignments) {
     if (a.form != pointwise::Form::Each) {

@@ -1,0 +1,57 @@
+// How kernels are cut per backend. None of it changes a bit: tile sizes, chunk lengths and
+// lane counts only decide which thread does which part of a fixed computation. A new backend
+// (or a new GPU) specialises these templates; nothing else in kfield tests for a backend.
+#ifndef KFIELD_BACKENDS_TUNING_HPP
+#define KFIELD_BACKENDS_TUNING_HPP
+
+#include <Kokkos_Core.hpp>
+
+namespace kfield {
+
+// Field rounds (kfield/sim): device-samples per tile and threads per team.
+template <class ExecSpace>
+struct RoundTuning {
+  static constexpr int kTileElements = 512;
+  static int teamSize() { return 1; }
+};
+
+// Canonical sums (kfield/sum): host threads walk long aligned chunks (cache-sized); a GPU
+// wants many short ones, one per thread.
+template <class ExecSpace>
+struct CanonicalTuning {
+  static constexpr int kChunkLog2 = 14;        // samples per thread in canonicalSum
+  static constexpr int kVectorChunkLog2 = 12;  // samples per pass in canonicalSumOfVectors
+  static constexpr int kVectorWidth = 32;      // coordinates per thread in canonicalSumOfVectors
+};
+
+// Pointwise programs (kfield/learn): instances per block. A host thread runs L-wide loops
+// (128 amortises the dispatch: a least-squares step is 1.3x the C++ functor at 128, 2x at 32);
+// a GPU thread keeps its stack small.
+template <class ExecSpace>
+struct PointwiseLanes {
+  static constexpr int value = 128;
+};
+
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+struct RoundTuning<Kokkos::Cuda> {
+  static constexpr int kTileElements = 256;
+  static int teamSize() { return 128; }
+};
+
+template <>
+struct CanonicalTuning<Kokkos::Cuda> {
+  static constexpr int kChunkLog2 = 8;
+  static constexpr int kVectorChunkLog2 = 10;
+  static constexpr int kVectorWidth = 1;  // adjacent threads read adjacent coordinates
+};
+
+template <>
+struct PointwiseLanes<Kokkos::Cuda> {
+  static constexpr int value = 1;
+};
+#endif
+
+}  // namespace kfield
+
+#endif

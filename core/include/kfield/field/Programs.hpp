@@ -1,0 +1,36 @@
+// The library's programs by name, as `kfield run`, the benchmarks and the tests run them: what
+// each computes, the sensors it reads, and how it is traced for a network.
+#ifndef KFIELD_FIELD_PROGRAMS_HPP
+#define KFIELD_FIELD_PROGRAMS_HPP
+
+#include "kfield/field/TracedProgram.hpp"
+#include "kfield/net/Network.hpp"
+
+#include <string>
+#include <vector>
+
+namespace kfield::lib {
+
+// What the programs that take a setting use.
+struct ProgramSettings {
+  int radius = 2;     // election: hops between leaders (>= 0)
+  double rate = 0.0;  // consensus: the step; 0 picks 1 / (largest degree + 1) of the network
+};
+
+struct LibraryProgram {
+  std::string name;                  // "hop-gradient", ...
+  std::string summary;               // one line
+  std::vector<std::string> sensors;  // what it reads, in the order the trace meets them:
+                                     // "source", "destination", "obstacle" (bool), "value"
+  TracedProgram (*build)(const Network& network, const ProgramSettings& settings);
+};
+
+// Every program, in a fixed order.
+const std::vector<LibraryProgram>& programs();
+
+// The program of that name, or nullptr.
+const LibraryProgram* findProgram(const std::string& name);
+
+}  // namespace kfield::lib
+
+#endif

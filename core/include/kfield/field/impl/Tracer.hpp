@@ -1,0 +1,59 @@
+// The one way into a Program's recording for code outside it: the operators on fields and
+// the folds of neighbor fields (kfield/field/Operators.hpp) record through here.
+// Included by Operators.hpp, after Program is complete.
+#ifndef KFIELD_FIELD_IMPL_TRACER_HPP
+#define KFIELD_FIELD_IMPL_TRACER_HPP
+
+#include "kfield/field/Field.hpp"
+#include "kfield/field/Program.hpp"
+#include "kfield/field/impl/Bytecode.hpp"
+
+#include <cstdint>
+
+namespace kfield::impl {
+
+struct Tracer {
+  template <class T>
+  static Operand operand(const Field<T>& f) {
+    return f.operand_;
+  }
+  template <class T>
+  static Field<T> field(Program& p, Operand v) {
+    return {&p, v};
+  }
+
+  // out = code(a, b) or code(a), recorded as a node of the given kind.
+  template <class R, class T>
+  static Field<R> apply(OpCode code, const char* kind, const Field<T>& a, const Field<T>& b) {
+    return {a.program_, a.program_->emit(code, kind, a.operand_, b.operand_)};
+  }
+  template <class T>
+  static Field<T> apply(OpCode code, const char* kind, const Field<T>& a) {
+    return {a.program_, a.program_->emit(code, kind, a.operand_)};
+  }
+  template <class T>
+  static Field<T> constant(const Field<T>& like, double value) {
+    return {like.program_, Operand{-1, value}};
+  }
+
+  // Entry by entry: a neighbor field with another (or with a local value, or a constant).
+  template <class R, class T>
+  static NbrField<R> combine(EntryCode code, const NbrField<T>& a, const NbrField<T>& b) {
+    return {a.program_, a.program_->nbrCombine(code, a.expression_, b.expression_),
+            a.excludeSelf_};
+  }
+  template <class R, class T>
+  static NbrField<R> combine(EntryCode code, const NbrField<T>& a, Operand local) {
+    return {a.program_, a.program_->nbrCombine(code, a.expression_, a.program_->nbrLocal(local)),
+            a.excludeSelf_};
+  }
+
+  template <class R, class T>
+  static Field<R> fold(FoldCode code, const NbrField<T>& f, bool excludeSelf) {
+    return {f.program_, f.program_->fold(code, f.expression_, excludeSelf)};
+  }
+};
+
+}  // namespace kfield::impl
+
+#endif

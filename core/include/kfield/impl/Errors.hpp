@@ -1,0 +1,23 @@
+// One way to refuse: every message reads "kfield::Thing: what", naming the function or class
+// that refused and the value it refused.
+#ifndef KFIELD_IMPL_ERRORS_HPP
+#define KFIELD_IMPL_ERRORS_HPP
+
+#include <stdexcept>
+#include <string>
+
+namespace kfield::impl {
+
+// Bad input from the caller.
+[[noreturn]] inline void invalidArgument(const std::string& who, const std::string& what) {
+  throw std::invalid_argument(who + ": " + what);
+}
+
+// A failure that is not the caller's input: a library call, a broken invariant between ranks.
+[[noreturn]] inline void runtimeError(const std::string& who, const std::string& what) {
+  throw std::runtime_error(who + ": " + what);
+}
+
+}  // namespace kfield::impl
+
+#endif

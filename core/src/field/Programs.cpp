@@ -1,0 +1,94 @@
+#include "kfield/field/Programs.hpp"
+
+#include "kfield/field/Library.hpp"
+#include "kfield/impl/Errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace kfield::lib {
+namespace {
+
+Field<bool> source(Program& p) { return p.sense<bool>("source"); }
+Field<double> value(Program& p) { return p.sense<double>("value"); }
+
+std::int64_t largestDegree(const Network& net) {
+  std::int64_t degree = 0;
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    degree = std::max(degree, net.offsets()[d + 1] - net.offsets()[d] - 1);
+  }
+  return degree;
+}
+
+// A program of one argument-free aggregate function f(p), traced under its library name.
+template <class F>
+TracedProgram traced(const char* name, F&& f) {
+  return trace([&](Program& p) { return toDouble(f(p)); }, name);
+}
+
+}  // namespace
+
+const std::vector<LibraryProgram>& programs() {
+  static const std::vector<LibraryProgram> table{
+      {"hop-gradient", "hops to the nearest source", {"source"},
+       [](const Network&, const ProgramSettings&) {
+         return traced("hop-gradient", [](Program& p) { return hopGradient(p, source(p)); });
+       }},
+      {"distance-gradient", "distance to the nearest source along edge lengths", {"source"},
+       [](const Network&, const ProgramSettings&) {
+         return traced("distance-gradient",
+                       [](Program& p) { return distanceGradient(p, source(p)); });
+       }},
+      {"broadcast", "the value at the nearest source", {"source", "value"},
+       [](const Network&, const ProgramSettings&) {
+         return traced("broadcast",
+                       [](Program& p) { return broadcast(p, source(p), value(p)); });
+       }},
+      {"collect-sum", "the sum of value over each source's catchment, at the source",
+       {"source", "value"},
+       [](const Network&, const ProgramSettings&) {
+         return traced("collect-sum",
+                       [](Program& p) { return collectSum(p, source(p), value(p)); });
+       }},
+      {"election", "the id of the nearest leader (leaders more than radius hops apart)", {},
+       [](const Network&, const ProgramSettings& s) {
+         if (s.radius < 0) {
+           impl::invalidArgument("kfield::lib::election",
+                                 "radius must be >= 0, got " + std::to_string(s.radius));
+         }
+         return traced("election", [&](Program& p) { return election(p, s.radius); });
+       }},
+      {"channel", "1 on the devices of a channel from source to destination round obstacles",
+       {"source", "destination", "obstacle"},
+       [](const Network&, const ProgramSettings&) {
+         return traced("channel", [](Program& p) {
+           return channel(p, source(p), p.sense<bool>("destination"), p.sense<bool>("obstacle"),
+                          0.5);
+         });
+       }},
+      {"gossip-max", "the largest value in the device's part of the network", {"value"},
+       [](const Network&, const ProgramSettings&) {
+         return traced("gossip-max", [](Program& p) { return gossipMax(p, value(p)); });
+       }},
+      {"consensus", "averaging consensus of value", {"value"},
+       [](const Network& net, const ProgramSettings& s) {
+         if (!(s.rate >= 0.0) || !std::isfinite(s.rate)) {
+           impl::invalidArgument("kfield::lib::consensus",
+                                 "rate must be finite and >= 0, got " + std::to_string(s.rate));
+         }
+         const double rate = s.rate > 0.0 ? s.rate : 1.0 / double(largestDegree(net) + 1);
+         return traced("consensus", [&](Program& p) { return consensus(p, value(p), rate); });
+       }},
+  };
+  return table;
+}
+
+const LibraryProgram* findProgram(const std::string& name) {
+  for (const LibraryProgram& program : programs()) {
+    if (program.name == name) return &program;
+  }
+  return nullptr;
+}
+
+}  // namespace kfield::lib
