@@ -46,6 +46,11 @@ inline DataParallelSystem leastSquaresSystem(std::int64_t k, std::int64_t n,
   return sys;
 }
 
+// A small system of three owners' least-squares samples under Adam.
+inline DataParallelSystem smallSystem() {
+  return leastSquaresSystem(3, 10, {0, 4, 10}, rules::adam(3), 0.01);
+}
+
 // Cuts of n samples into `owners` shares of random, unequal sizes.
 inline std::vector<std::int64_t> ownerCuts(std::int64_t n, int owners, std::uint64_t seed) {
   std::mt19937_64 rng(seed);

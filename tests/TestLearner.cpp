@@ -111,5 +111,17 @@ TYPED_TEST(Learner, RefusesWhatItCannotRun) {
             "(coordinate 0)");
 }
 
+TEST(LearnerReplicas, OwnersThatDisagreeStopTheRun) {
+  EXPECT_NO_THROW(impl::checkHashes({5, 5, 5}, "owner", 3));
+  try {
+    impl::checkHashes({5, 5, 6}, "rank", 32);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "kfield::DataParallelLearner: owners disagree after step 32: rank 2's parameters and state "
+                 "hash to 0000000000000006, rank 0's to 0000000000000005");
+  }
+}
+
 }  // namespace
 }  // namespace kfield::test

@@ -2,7 +2,6 @@
 #include "SumReference.hpp"
 #include "TestSpaces.hpp"
 
-#include <kfield/Plane.hpp>
 #include <kfield/sum/OrderedSum.hpp>
 
 #include <vector>
@@ -97,53 +96,6 @@ TYPED_TEST(OrderedSum, BadInputIsRefusedByName) {
             "kfield::orderedSum: src[0] overlaps dst; only src[0] may alias dst, and only as the same view");
   EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), shortOne, {a, b}, 10); }),
             "kfield::orderedSum: dst has 5 elements, fewer than n = 10");
-}
-
-template <class Space>
-std::vector<double> planeToHost(const Kokkos::View<double**, Kokkos::LayoutRight,
-                                                   typename Space::memory_space>& p) {
-  std::vector<double> out(p.span());
-  Kokkos::deep_copy(Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                 Kokkos::MemoryUnmanaged>(out.data(), p.extent(0), p.extent(1)),
-                    p);
-  return out;
-}
-
-TYPED_TEST(OrderedSum, PrefixUpdatesTouchOnlyTheLivePrefixOfEveryRow) {
-  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, typename TypeParam::memory_space>;
-  Plane acc("acc", 3, 5), g("g", 3, 5);
-  Kokkos::deep_copy(acc, 1.0);
-  Kokkos::deep_copy(g, 0.5);
-  accumulatePrefix(TypeParam(), acc, g, 3);
-  accumulatePrefix(TypeParam(), acc, g, 1);
-  const std::vector<double> row{2.0, 1.5, 1.5, 1.0, 1.0};
-  std::vector<double> expected;
-  for (int r = 0; r < 3; ++r) expected.insert(expected.end(), row.begin(), row.end());
-  EXPECT_EQ(planeToHost<TypeParam>(acc), expected);
-
-  fillPrefix(TypeParam(), acc, 7.0, 2);
-  for (int r = 0; r < 3; ++r) expected[r * 5] = expected[r * 5 + 1] = 7.0;
-  EXPECT_EQ(planeToHost<TypeParam>(acc), expected);
-
-  using View = Kokkos::View<double*, typename TypeParam::memory_space>;
-  View v = onSpace<TypeParam>({1, 2, 3}), w = onSpace<TypeParam>({10, 10, 10});
-  accumulatePrefix(TypeParam(), v, w, 2);
-  fillPrefix(TypeParam(), w, -1.0, 1);
-  EXPECT_EQ(toHost<TypeParam>(v), (std::vector<double>{11, 12, 3}));
-  EXPECT_EQ(toHost<TypeParam>(w), (std::vector<double>{-1, 10, 10}));
-}
-
-TYPED_TEST(OrderedSum, PrefixUpdatesRefuseBadCounts) {
-  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, typename TypeParam::memory_space>;
-  Plane acc("acc", 3, 5), g("g", 3, 5), tall("tall", 4, 5);
-  EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, g, 6); }),
-            "kfield::accumulatePrefix: count must be in [0, 5] (the samples of acc), got 6");
-  EXPECT_EQ(errorOf([&] { fillPrefix(TypeParam(), acc, 1.0, -1); }),
-            "kfield::fillPrefix: count must be in [0, 5] (the samples of plane), got -1");
-  EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, tall, 2); }),
-            "kfield::accumulatePrefix: acc has 3 rows, g has 4");
-  EXPECT_EQ(errorOf([&] { accumulatePrefix(TypeParam(), acc, acc, 2); }),
-            "kfield::accumulatePrefix: g overlaps acc");
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "ErrorOf.hpp"
 #include "SumReference.hpp"
 #include "TestSpaces.hpp"
 
@@ -147,6 +148,23 @@ TYPED_TEST(Partials, BadRangesAreRefusedByName) {
                std::invalid_argument);  // samples [1, 101) do not lie in 100
   auto other = canonicalPartials(TypeParam(), onSpace<TypeParam>(x), 0, 200);
   EXPECT_THROW(mergePartials(other, ownerPartials<TypeParam>(x, 40, 100)), std::invalid_argument);
+}
+
+// The builder the learner uses: nodes appended left to right, each starting where the
+// partials end.
+TYPED_TEST(Partials, AppendedNodesMustFollowOneAnother) {
+  auto p = emptyPartials<double>(4, 10);
+  const double one = 1.0;
+  EXPECT_EQ(errorOf([&] { appendNode(p, TreeNode{1, 3}, &one); }),
+            "kfield::appendNode: node (level 1, index 3) does not start at sample 4 of 10");
+  appendNode(p, TreeNode{2, 1}, &one);
+  EXPECT_EQ(p.end, 8);
+  EXPECT_EQ(errorOf([&] { appendNode(p, TreeNode{0, 9}, &one); }),
+            "kfield::appendNode: node (level 0, index 9) does not start at sample 8 of 10");
+  appendNode(p, TreeNode{3, 1}, &one);  // samples [8, 10): the rest of the sequence
+  EXPECT_EQ(p.end, 10);
+  EXPECT_EQ(errorOf([] { emptyPartials<double>(11, 10); }),
+            "kfield::emptyPartials: sample 11 does not lie in a sequence of 10");
 }
 
 }  // namespace

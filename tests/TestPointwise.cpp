@@ -123,5 +123,69 @@ TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
   }
 }
 
+TEST(PointwiseProgram, LaterAssignmentsSeeEarlierWrites) {
+  PointwiseProgram p;
+  p.slots = 3;
+  p.assignments = {set(0, Expr(1.0)), set(1, Expr::slot(0) + Expr(1.0)),
+                   set(0, Expr::slot(1) * Expr(10.0))};
+  std::vector<double> slots{5.0, 5.0, 5.0};
+  evaluate(p, slots);
+  EXPECT_EQ(slots, (std::vector<double>{20.0, 2.0, 5.0}));
+}
+
+TEST(PointwiseProgram, EncodingRoundTripsAndIsTheIdentity) {
+  PointwiseProgram p;
+  p.slots = 40;
+  p.assignments = {each(0, 8, Expr::indexed(20) * Expr(1.5) + Expr::indexed(0)),
+                   fold(8, Binary::Max, 30, -Expr::indexed(10)),
+                   set(9, sqrt(Expr::slot(8)) + Expr::word(0x7ff8000000000001ull))};
+  const auto words = encode(p);
+  EXPECT_EQ(encode(decode(words)), words);
+  EXPECT_EQ(identityBytes(p).size(), words.size() * 8);
+  EXPECT_EQ(identityBytes(p)[0], 40);  // the slot count, little-endian, comes first
+  PointwiseProgram q = p;
+  q.assignments[2].code[0] ^= 1u << 8;  // read another slot
+  EXPECT_NE(identityBytes(q), identityBytes(p));
+}
+
+TEST(PointwiseProgram, BadProgramsAreNamed) {
+  PointwiseProgram p;
+  p.slots = 10;
+  p.assignments = {each(2, 4, Expr::indexed(3))};
+  EXPECT_EQ(errorOf([&] { validate(p, "rule"); }),
+            "rule: assignment 0: its instances read slot indexed 3, which other instances write "
+            "(slots [2, 6)); split it into separate assignments");
+  p.assignments = {each(2, 4, Expr::slot(4))};
+  EXPECT_EQ(errorOf([&] { validate(p, "rule"); }),
+            "rule: assignment 0: its instances read slot 4, which other instances write (slots "
+            "[2, 6)); split it into separate assignments");
+  p.assignments = {each(2, 4, Expr::indexed(2) + Expr::indexed(6))};  // own slot and beyond
+  EXPECT_EQ(errorOf([&] { validate(p, "rule"); }), "no error");
+  p.assignments = {each(8, 4, Expr(1.0))};
+  EXPECT_EQ(errorOf([&] { validate(p, "rule"); }), "rule: assignment 0: writes slots [8, 12) of 10");
+  p.assignments = {set(0, Expr::indexed(9) + Expr::slot(10))};
+  EXPECT_EQ(errorOf([&] { validate(p, "rule"); }), "rule: assignment 0: reads slot 10 of 10");
+  Expr deep = Expr(1.0);
+  for (int j = 0; j < 20; ++j) deep = Expr(1.0) + deep;  // right-deep: a stack entry per term
+  p.assignments = {set(0, deep)};
+  EXPECT_EQ(errorOf([&] { validate(p, "rule"); }),
+            "rule: assignment 0: the expression needs 21 stack entries (at most 16); write long "
+            "sums as a fold");
+  EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 0}); }),
+            "kfield::pointwise::decode: the words end before a code length (word 5)");
+  EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 9, 1, 0}); }),
+            "kfield::pointwise::decode: word 4: unknown form 9");
+  EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 0, 1, 77}); }),
+            "kfield::pointwise::decode: assignment 0: unknown opcode 77 at code word 0");
+  EXPECT_EQ(errorOf([] { decode({4, 0, 5}); }), "kfield::pointwise::decode: 1 words after the last assignment");
+  EXPECT_EQ(errorOf([] {
+              PointwiseProgram w;
+              w.slots = 4;
+              w.assignments = {set(1, Expr(2.0))};
+              impl::compilePointwise(w, {{0, 2, 4}, {false, true}}, "contribution");
+            }),
+            "contribution: assignment 0 writes slot 1, which this program may not write");
+}
+
 }  // namespace
 }  // namespace kfield::test

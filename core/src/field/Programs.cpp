@@ -21,7 +21,8 @@ std::int64_t largestDegree(const Network& net) {
   return degree;
 }
 
-// A program of one argument-free aggregate function f(p), traced under its library name.
+// f(p) traced under the program's library name. Sensors are read one statement at a time, so
+// their order (LibraryProgram::sensors) does not hang on the order arguments are evaluated in.
 template <class F>
 TracedProgram traced(const char* name, F&& f) {
   return trace([&](Program& p) { return toDouble(f(p)); }, name);
@@ -42,14 +43,18 @@ const std::vector<LibraryProgram>& programs() {
        }},
       {"broadcast", "the value at the nearest source", {"source", "value"},
        [](const Network&, const ProgramSettings&) {
-         return traced("broadcast",
-                       [](Program& p) { return broadcast(p, source(p), value(p)); });
+         return traced("broadcast", [](Program& p) {
+           const Field<bool> s = source(p);
+           return broadcast(p, s, value(p));
+         });
        }},
       {"collect-sum", "the sum of value over each source's catchment, at the source",
        {"source", "value"},
        [](const Network&, const ProgramSettings&) {
-         return traced("collect-sum",
-                       [](Program& p) { return collectSum(p, source(p), value(p)); });
+         return traced("collect-sum", [](Program& p) {
+           const Field<bool> s = source(p);
+           return collectSum(p, s, value(p));
+         });
        }},
       {"election", "the id of the nearest leader (leaders more than radius hops apart)", {},
        [](const Network&, const ProgramSettings& s) {
@@ -63,8 +68,9 @@ const std::vector<LibraryProgram>& programs() {
        {"source", "destination", "obstacle"},
        [](const Network&, const ProgramSettings&) {
          return traced("channel", [](Program& p) {
-           return channel(p, source(p), p.sense<bool>("destination"), p.sense<bool>("obstacle"),
-                          0.5);
+           const Field<bool> s = source(p);
+           const Field<bool> destination = p.sense<bool>("destination");
+           return channel(p, s, destination, p.sense<bool>("obstacle"), 0.5);
          });
        }},
       {"gossip-max", "the largest value in the device's part of the network", {"value"},

@@ -1,5 +1,6 @@
 #include "kfield/graph/Description.hpp"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -10,7 +11,10 @@ std::vector<Edge> Description::edges() const {
   std::map<std::string, std::int64_t> lastWriter;
   std::map<std::string, std::vector<std::int64_t>> readersSinceWrite;
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(nodes.size()); ++i) {
-    for (const auto& plane : nodes[i].reads) {
+    const auto& reads = nodes[i].reads;
+    for (auto at = reads.begin(); at != reads.end(); ++at) {
+      const std::string& plane = *at;
+      if (std::find(reads.begin(), at, plane) != at) continue;  // read twice (x + x): one edge
       const auto w = lastWriter.find(plane);
       if (w != lastWriter.end()) out.push_back({w->second, i, plane, EdgeKind::ReadAfterWrite});
       readersSinceWrite[plane].push_back(i);

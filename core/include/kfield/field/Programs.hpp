@@ -20,7 +20,7 @@ struct ProgramSettings {
 struct LibraryProgram {
   std::string name;                  // "hop-gradient", ...
   std::string summary;               // one line
-  std::vector<std::string> sensors;  // what it reads, in the order the trace meets them:
+  std::vector<std::string> sensors;  // what it reads, in the traced program's order:
                                      // "source", "destination", "obstacle" (bool), "value"
   TracedProgram (*build)(const Network& network, const ProgramSettings& settings);
 };

@@ -1,4 +1,5 @@
-// phyelds' alignment rules, made synchronous: who hears whom across branch, mux and align.
+// Tracing: phyelds' alignment rules, made synchronous (who hears whom across branch, mux and
+// align), and the paths and errors of the trace itself.
 #include "ErrorOf.hpp"
 #include "TestSpaces.hpp"
 
@@ -159,33 +160,6 @@ TEST(Trace, PathsFollowPhyeldsRules) {
   EXPECT_TRUE(program.exports[2].keyed);
   const std::string text = describe(program);
   EXPECT_NE(text.find("export  @ branch@2/align_left/neighbors@0"), std::string::npos) << text;
-}
-
-// What no one reads and nothing keeps is not replayed: a value computed and dropped, and the
-// read of a shared value that feeds only an exclude-self fold. What others or later rounds
-// see (exports, states, the output, a keyed read that records presence) always stays.
-TEST(Trace, DeadOperationsAreNotReplayed) {
-  auto count = [](const TracedProgram& t, impl::OpCode code) {
-    return std::count_if(t.ops.begin(), t.ops.end(), [&](const impl::Op& op) { return op.code == code; });
-  };
-  const auto hop = trace([](Program& p) {
-    (void)(p.sense<double>("unused") * 2.0);
-    return lib::hopGradient(p, p.sense<bool>("source"));
-  });
-  EXPECT_EQ(count(hop, impl::OpCode::ShareRead), 0);
-  EXPECT_EQ(count(hop, impl::OpCode::Mul), 0);
-  EXPECT_EQ(count(hop, impl::OpCode::Sense), 1);
-  EXPECT_EQ(count(hop, impl::OpCode::Export), 1);
-  const auto withSelf = trace([](Program& p) {
-    return p.share(0.0, [&](const NbrField<double>& x) { return x.sum() + 1.0; });
-  });
-  EXPECT_EQ(count(withSelf, impl::OpCode::ShareRead), 1);
-  const auto keyed = trace([](Program& p) {
-    return p.branch(p.sense<bool>("s"), [&] {
-      return p.share(0.0, [&](const NbrField<double>& x) { return x.excludeSelf().max() + 1.0; });
-    }, [&] { return p.constant(0.0); });
-  });
-  EXPECT_EQ(count(keyed, impl::OpCode::ShareRead), 1);
 }
 
 }  // namespace

@@ -12,8 +12,8 @@ namespace kfield::test {
 namespace {
 
 template <class Space>
-class Field : public ::testing::Test {};
-TYPED_TEST_SUITE(Field, Spaces, SpaceNames);
+class Simulation : public ::testing::Test {};
+TYPED_TEST_SUITE(Simulation, Spaces, SpaceNames);
 
 template <class Space>
 using Sim = BasicSimulation<Space>;
@@ -26,7 +26,7 @@ TracedProgram distanceProgram() {
                "distance");
 }
 
-TYPED_TEST(Field, HopGradientIsBreadthFirstSearchForEverySample) {
+TYPED_TEST(Simulation, HopGradientIsBreadthFirstSearchForEverySample) {
   const Network net = Network::randomGeometric(4000, 1.6, 5);
   const std::vector<std::vector<std::int64_t>> sources{{0}, {17, 3000}, {3999}};
   Sim<TypeParam> sim(hopProgram(), net, 3);
@@ -44,7 +44,7 @@ TYPED_TEST(Field, HopGradientIsBreadthFirstSearchForEverySample) {
 }
 
 // In the synchronous model a device k hops away is exact from round k + 1 on.
-TYPED_TEST(Field, HopGradientConvergesOneHopPerRound) {
+TYPED_TEST(Simulation, HopGradientConvergesOneHopPerRound) {
   const Network net = Network::grid(30, 20, 8);
   const auto hops = bfsHops(net, {31});
   for (std::int64_t rounds : {1, 2, 5, 12, 40}) {
@@ -62,7 +62,7 @@ TYPED_TEST(Field, HopGradientConvergesOneHopPerRound) {
   }
 }
 
-TYPED_TEST(Field, DistanceGradientIsDijkstraBitForBit) {
+TYPED_TEST(Simulation, DistanceGradientIsDijkstraBitForBit) {
   const Network net = Network::randomGeometric(3000, 1.8, 11);
   Sim<TypeParam> sim(distanceProgram(), net, 2);
   sim.sensor("source").set(5, 0, true).set(2000, 1, true).set(2999, 1, true);
@@ -78,7 +78,7 @@ TYPED_TEST(Field, DistanceGradientIsDijkstraBitForBit) {
 }
 
 // A line 0 - 1 - 2, source at 0, edges of length 2: the rounds by hand.
-TYPED_TEST(Field, LineOfThreeRoundByRound) {
+TYPED_TEST(Simulation, LineOfThreeRoundByRound) {
   const std::string path = ::testing::TempDir() + "kfield_line.txt";
   { std::ofstream(path) << "0 1 2\n1 2 2\n"; }
   const Network net = Network::fromEdgeList(path);
@@ -107,7 +107,7 @@ TYPED_TEST(Field, LineOfThreeRoundByRound) {
 }
 
 // Per-sample stop rounds: each sample ends exactly as a run of its own length would.
-TYPED_TEST(Field, SamplesStoppingAtDifferentRoundsMatchSeparateRuns) {
+TYPED_TEST(Simulation, SamplesStoppingAtDifferentRoundsMatchSeparateRuns) {
   const Network net = Network::grid(40, 40);
   const std::vector<std::int64_t> rounds{3, 30, 0, 11, 30, 7};
   Sim<TypeParam> batch(distanceProgram(), net, 6);
@@ -127,7 +127,7 @@ TYPED_TEST(Field, SamplesStoppingAtDifferentRoundsMatchSeparateRuns) {
 }
 
 #ifdef KOKKOS_ENABLE_SERIAL
-TYPED_TEST(Field, SameBitsAsSerial) {
+TYPED_TEST(Simulation, SameBitsAsSerial) {
   const Network net = Network::randomGeometric(5000, 1.5, 2);
   auto program = trace([](Program& p) {
     const auto d = lib::distanceGradient(p, p.sense<bool>("source"));
@@ -146,7 +146,7 @@ TYPED_TEST(Field, SameBitsAsSerial) {
 }
 #endif
 
-TYPED_TEST(Field, BadSimulationInputIsRefusedByName) {
+TYPED_TEST(Simulation, BadSimulationInputIsRefusedByName) {
   const Network net = Network::grid(3, 3);
   Sim<TypeParam> sim(hopProgram(), net, 2);
   EXPECT_EQ(errorOf([&] { sim.sensor("obstacle"); }),

@@ -1,0 +1,145 @@
+// Operators on fields and neighbor fields compute, device by device, what the same C++ does
+// on the host, to the bit.
+#include "TestSpaces.hpp"
+
+#include <kfield/field/Operators.hpp>
+#include <kfield/sim/Simulation.hpp>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Operators : public ::testing::Test {};
+TYPED_TEST_SUITE(Operators, Spaces, SpaceNames);
+
+constexpr std::int64_t kDevices = 40, kSamples = 3;
+
+double uniform(int which, std::int64_t d, std::int64_t s) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(which * 100000 + d * 10 + s));
+  return std::uniform_real_distribution<double>(-3.0, 3.0)(rng);
+}
+
+// x (which 0) and y (which 1) per (device, sample): mixed signs, zeros of both signs, ties.
+double sensorValue(int which, std::int64_t d, std::int64_t s) {
+  switch ((d * 7 + s * 3 + which * 5) % 8) {
+    case 0: return 0.0;
+    case 1: return -0.0;
+    case 2: return uniform(0, d, s);  // y equals x where both land here
+    default: return uniform(which, d, s);
+  }
+}
+
+template <class Space>
+std::vector<double> run(const TracedProgram& program, std::int64_t rounds = 1) {
+  const Network net = Network::grid(kDevices, 1);
+  BasicSimulation<Space> sim(program, net, kSamples);
+  for (std::int64_t d = 0; d < kDevices; ++d) {
+    for (std::int64_t s = 0; s < kSamples; ++s) {
+      sim.sensor("x").set(d, s, sensorValue(0, d, s));
+      sim.sensor("y").set(d, s, sensorValue(1, d, s));
+    }
+  }
+  sim.run(rounds);
+  const auto out = sim.output();
+  std::vector<double> result;
+  for (std::int64_t d = 0; d < kDevices; ++d) {
+    for (std::int64_t s = 0; s < kSamples; ++s) result.push_back(out(d, s));
+  }
+  return result;
+}
+
+struct Case {
+  std::string name;
+  std::function<Field<double>(const Field<double>&, const Field<double>&)> field;
+  std::function<double(double, double)> host;
+};
+
+TYPED_TEST(Operators, LocalOperatorsMatchTheHost) {
+  const std::vector<Case> cases{
+      {"x + y", [](auto x, auto y) { return x + y; }, [](double x, double y) { return x + y; }},
+      {"x - 2", [](auto x, auto) { return x - 2.0; }, [](double x, double) { return x - 2.0; }},
+      {"3 * x / (y + 10)", [](auto x, auto y) { return 3.0 * x / (y + 10.0); },
+       [](double x, double y) { return 3.0 * x / (y + 10.0); }},
+      {"-x", [](auto x, auto) { return -x; }, [](double x, double) { return -x; }},
+      {"min", [](auto x, auto y) { return min(x, y); },
+       [](double x, double y) { return y < x ? y : x; }},
+      {"max", [](auto x, auto y) { return max(x, y); },
+       [](double x, double y) { return x < y ? y : x; }},
+      {"abs, sqrt", [](auto x, auto) { return sqrt(abs(x)); },
+       [](double x, double) { return std::sqrt(std::fabs(x)); }},
+      {"comparisons",
+       [](auto x, auto y) {
+         return toDouble(x < y) + 2.0 * toDouble(x <= y) + 4.0 * toDouble(x > y) +
+                8.0 * toDouble(x >= y) + 16.0 * toDouble(x == y) + 32.0 * toDouble(x != y);
+       },
+       [](double x, double y) {
+         return double(x < y) + 2.0 * (x <= y) + 4.0 * (x > y) + 8.0 * (x >= y) +
+                16.0 * (x == y) + 32.0 * (x != y);
+       }},
+      {"logic and mux",
+       [](auto x, auto y) {
+         Program& p = x.program();
+         return p.mux((x < 0.0 && y > 0.0) || !(x < 1.0), x, y);
+       },
+       [](double x, double y) { return ((x < 0.0 && y > 0.0) || !(x < 1.0)) ? x : y; }},
+  };
+  for (const Case& c : cases) {
+    const auto program = trace([&](Program& p) {
+      const auto x = p.sense<double>("x");
+      return c.field(x, p.sense<double>("y"));
+    });
+    const auto got = run<TypeParam>(program);
+    for (std::int64_t d = 0; d < kDevices; ++d) {
+      for (std::int64_t s = 0; s < kSamples; ++s) {
+        const double expected = c.host(sensorValue(0, d, s), sensorValue(1, d, s));
+        ASSERT_EQ(bitsOf(got[static_cast<std::size_t>(d * kSamples + s)]), bitsOf(expected))
+            << c.name << ", device " << d << ", sample " << s;
+      }
+    }
+  }
+}
+
+// Entry by entry across the neighborhood, folded in CSR order (a line: left, self, right).
+TYPED_TEST(Operators, NeighborFieldOperatorsMatchTheHost) {
+  const auto program = trace([](Program& p) {
+    const auto x = p.sense<double>("x");
+    const auto y = p.sense<double>("y");
+    const auto n = p.neighbors(x);
+    const auto sum = ((n - y) * 2.0 / (n + 10.0)).sum();
+    const auto closer = p.mux(n < y, n, 0.0).excludeSelf().max();
+    const auto same = p.mux(n == x, n + 1.0, 0.0).sum();
+    return sum + toDouble(n.count()) + closer + same;
+  });
+  const auto got = run<TypeParam>(program, 2);  // round 2: the neighbors' round-1 exports
+  for (std::int64_t d = 0; d < kDevices; ++d) {
+    for (std::int64_t s = 0; s < kSamples; ++s) {
+      const double x = sensorValue(0, d, s), y = sensorValue(1, d, s);
+      double sum = 0.0, count = 0.0, same = 0.0;
+      double closer = -std::numeric_limits<double>::infinity();
+      for (std::int64_t j = d - 1; j <= d + 1; ++j) {
+        if (j < 0 || j >= kDevices) continue;
+        const double v = sensorValue(0, j, s);
+        sum = sum + (v - y) * 2.0 / (v + 10.0);
+        count += 1.0;
+        same = same + (v == x ? v + 1.0 : 0.0);
+        if (j != d) {
+          const double entry = v < y ? v : 0.0;
+          closer = closer < entry ? entry : closer;
+        }
+      }
+      ASSERT_EQ(bitsOf(got[static_cast<std::size_t>(d * kSamples + s)]),
+                bitsOf(sum + count + closer + same))
+          << "device " << d << ", sample " << s;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kfield::test

@@ -1,0 +1,82 @@
+// The library's programs by name, as `kfield run` runs them: each traces, reads the sensors
+// it lists, and computes what its library function computes.
+#include "ErrorOf.hpp"
+#include "FieldReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/field/Library.hpp>
+#include <kfield/field/Programs.hpp>
+#include <kfield/sim/Simulation.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Programs : public ::testing::Test {};
+TYPED_TEST_SUITE(Programs, Spaces, SpaceNames);
+
+// The program's output once stable, with the source at device 0 and value = device id.
+template <class Space>
+std::vector<double> stable(const std::string& name, const Network& net) {
+  const TracedProgram program = lib::findProgram(name)->build(net, {});
+  BasicSimulation<Space> sim(program, net, 1);
+  if (program.sensorIndex("source") >= 0) sim.sensor("source").set(0, true);
+  if (program.sensorIndex("value") >= 0) {
+    for (std::int64_t d = 0; d < net.devices(); ++d) sim.sensor("value").set(d, double(d));
+  }
+  sim.runUntilStable(10000);
+  const auto out = sim.output();
+  std::vector<double> result;
+  for (std::int64_t d = 0; d < net.devices(); ++d) result.push_back(out(d, 0));
+  return result;
+}
+
+TYPED_TEST(Programs, EachIsFoundByItsNameAndReadsTheSensorsItLists) {
+  const Network net = Network::grid(4, 3);
+  std::set<std::string> names;
+  for (const lib::LibraryProgram& entry : lib::programs()) {
+    EXPECT_TRUE(names.insert(entry.name).second) << entry.name << " is listed twice";
+    EXPECT_EQ(lib::findProgram(entry.name), &entry);
+    const TracedProgram program = entry.build(net, {});
+    EXPECT_EQ(program.name, entry.name);
+    std::vector<std::string> read;
+    for (const SensorInfo& s : program.sensors) read.push_back(s.name);
+    EXPECT_EQ(read, entry.sensors) << entry.name;
+  }
+  EXPECT_EQ(names.size(), 8u);
+  EXPECT_EQ(lib::findProgram("frobnicate"), nullptr);
+}
+
+TYPED_TEST(Programs, GradientsAreExactGraphDistances) {
+  const Network net = Network::randomGeometric(300, 1.7, 3);
+  EXPECT_EQ(stable<TypeParam>("hop-gradient", net), bfsHops(net, {0}));
+  EXPECT_EQ(stable<TypeParam>("distance-gradient", net), dijkstra(net, {0}));
+}
+
+TYPED_TEST(Programs, GossipAndBroadcastAndCollectOnAGrid) {
+  const Network net = Network::grid(7, 5);
+  const auto n = static_cast<std::size_t>(net.devices());
+  EXPECT_EQ(stable<TypeParam>("gossip-max", net), std::vector<double>(n, double(n - 1)));
+  EXPECT_EQ(stable<TypeParam>("broadcast", net), std::vector<double>(n, 0.0));  // device 0's id
+  const auto collected = stable<TypeParam>("collect-sum", net);
+  EXPECT_EQ(collected[0], double(n * (n - 1) / 2));  // every id, at the source
+}
+
+TYPED_TEST(Programs, SettingsAreCheckedByName) {
+  const Network net = Network::grid(3, 3);
+  lib::ProgramSettings settings;
+  settings.radius = -1;
+  EXPECT_EQ(errorOf([&] { lib::findProgram("election")->build(net, settings); }),
+            "kfield::lib::election: radius must be >= 0, got -1");
+  settings = {};
+  settings.rate = -0.5;
+  EXPECT_EQ(errorOf([&] { lib::findProgram("consensus")->build(net, settings); }),
+            "kfield::lib::consensus: rate must be finite and >= 0, got -0.500000");
+}
+
+}  // namespace
+}  // namespace kfield::test
