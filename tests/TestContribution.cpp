@@ -70,7 +70,7 @@ TYPED_TEST(Contribution, WritingTheParametersIsRefused) {
   DataParallelSystem sys = smallSystem();
   sys.contribution.assignments[0].dest = 1;
   EXPECT_EQ(errorOf([&] { PointwiseContribution<TypeParam>::of(sys); }),
-            "contribution: assignment 0 writes slot 1, which this program may not write");
+            "kfield::PointwiseContribution: assignment 0 writes slot 1, which this program may not write");
 }
 
 }  // namespace

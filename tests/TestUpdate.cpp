@@ -50,7 +50,7 @@ TYPED_TEST(Update, WritingTheMeanIsRefused) {
   bad.slots = 2 * 2 + 0 + 1;
   bad.assignments = {pointwise::set(2, pointwise::Expr(1.0))};  // slot 2: the mean
   EXPECT_EQ(errorOf([&] { PointwiseUpdate<TypeParam>(bad, 2, 0); }),
-            "update: assignment 0 writes slot 2, which this program may not write");
+            "kfield::PointwiseUpdate: assignment 0 writes slot 2, which this program may not write");
 }
 
 }  // namespace

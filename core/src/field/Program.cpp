@@ -2,6 +2,8 @@
 
 #include "kfield/impl/Errors.hpp"
 
+#include "CompileTrace.hpp"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -16,13 +18,6 @@ using impl::Operand;
 namespace {
 [[noreturn]] void traceError(const std::string& what) { impl::invalidArgument("kfield::trace", what); }
 }  // namespace
-
-std::int32_t TracedProgram::sensorIndex(const std::string& name) const {
-  for (std::size_t i = 0; i < sensors.size(); ++i) {
-    if (sensors[i].name == name) return static_cast<std::int32_t>(i);
-  }
-  return -1;
-}
 
 namespace {
 void checkName(const std::string& name) {
@@ -311,63 +306,6 @@ void Program::endAlign(const AlignScope& scope) {
   context_ = scope.savedContext;
 }
 
-namespace {
-
-// Removes operations whose value nothing reads and that write nothing kept across rounds (for
-// instance the read of a shared value that only feeds an exclude-self fold: every round would
-// sweep the export plane for nothing). Values are op indices here; they are renumbered.
-void dropDeadOps(TracedProgram& t) {
-  const auto n = static_cast<std::int32_t>(t.ops.size());
-  std::vector<char> live(static_cast<std::size_t>(n), 0);
-  auto effect = [](const Op& op) {
-    return op.code == OpCode::Export || op.code == OpCode::RememberWrite ||
-           op.code == OpCode::Output || (op.code == OpCode::ShareRead && op.keyed != 0);
-  };
-  auto mark = [&](std::int32_t v) {
-    if (v >= 0) live[static_cast<std::size_t>(v)] = 1;
-  };
-  for (std::int32_t i = n - 1; i >= 0; --i) {
-    const Op& op = t.ops[static_cast<std::size_t>(i)];
-    if (effect(op)) live[static_cast<std::size_t>(i)] = 1;
-    if (!live[static_cast<std::size_t>(i)]) continue;
-    mark(op.a.slot), mark(op.b.slot), mark(op.c.slot), mark(op.mask), mark(op.context);
-    if (op.code != OpCode::Fold) continue;
-    const bool visitsSelf = op.excludeSelf == 0 || op.fold == impl::FoldCode::Self;
-    for (std::int32_t k = 0; k < op.entryCount; ++k) {
-      const impl::EntryOp& e = t.entries[static_cast<std::size_t>(op.entryBegin + k)];
-      // A neighbor entry's own slot is read only for the device itself.
-      if (e.code == impl::EntryCode::Local || visitsSelf) mark(e.slot);
-    }
-  }
-  std::vector<std::int32_t> index(static_cast<std::size_t>(n), -1);
-  std::vector<Op> kept;
-  for (std::int32_t i = 0; i < n; ++i) {
-    if (!live[static_cast<std::size_t>(i)]) continue;
-    index[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(kept.size());
-    kept.push_back(t.ops[static_cast<std::size_t>(i)]);
-  }
-  auto renumber = [&](std::int32_t& v) {
-    if (v >= 0) v = index[static_cast<std::size_t>(v)];
-  };
-  for (Op& op : kept) {
-    renumber(op.out), renumber(op.a.slot), renumber(op.b.slot), renumber(op.c.slot);
-    renumber(op.mask), renumber(op.context);
-  }
-  // Entry slots of dropped values are never read (see above): -1 keeps them from being used.
-  for (impl::EntryOp& e : t.entries) renumber(e.slot);
-  t.ops = std::move(kept);
-  // The description lists what runs: one node per kept operation.
-  std::vector<graph::Node> nodes;
-  for (std::int32_t i = 0; i < n; ++i) {
-    if (live[static_cast<std::size_t>(i)]) {
-      nodes.push_back(std::move(t.description.nodes[static_cast<std::size_t>(i)]));
-    }
-  }
-  t.description.nodes = std::move(nodes);
-}
-
-}  // namespace
-
 TracedProgram Program::finishWith(Operand output) {
   Op out;
   out.code = OpCode::Output;
@@ -377,53 +315,8 @@ TracedProgram Program::finishWith(Operand output) {
   TracedProgram t = std::move(traced_);
   t.name = name_;
 
-  dropDeadOps(t);
-  // Scratch slots: a value lives from its op to its last use; slots are reused after that.
-  const auto n = static_cast<std::int32_t>(t.ops.size());
-  std::vector<std::int32_t> lastUse(n, -1);
-  auto use = [&](std::int32_t v, std::int32_t at) {
-    if (v >= 0) lastUse[v] = std::max(lastUse[v], at);
-  };
-  for (std::int32_t i = 0; i < n; ++i) {
-    const Op& op = t.ops[i];
-    use(op.a.slot, i), use(op.b.slot, i), use(op.c.slot, i), use(op.mask, i), use(op.context, i);
-    for (std::int32_t k = 0; op.code == OpCode::Fold && k < op.entryCount; ++k) {
-      use(t.entries[op.entryBegin + k].slot, i);
-    }
-  }
-  std::vector<std::int32_t> slotOf(n, -1), freeSlots;
-  std::vector<std::vector<std::int32_t>> dying(n);
-  for (std::int32_t v = 0; v < n; ++v) {
-    if (t.ops[v].out >= 0) dying[std::max(lastUse[v], v)].push_back(v);
-  }
-  std::int32_t slots = 0;
-  for (std::int32_t i = 0; i < n; ++i) {
-    if (t.ops[i].out >= 0) {
-      if (freeSlots.empty()) freeSlots.push_back(slots++);
-      slotOf[i] = freeSlots.back();
-      freeSlots.pop_back();
-    }
-    for (std::int32_t v : dying[i]) freeSlots.push_back(slotOf[v]);
-  }
-  auto remap = [&](std::int32_t& v) {
-    if (v >= 0) v = slotOf[v];
-  };
-  for (Op& op : t.ops) {
-    remap(op.out), remap(op.a.slot), remap(op.b.slot), remap(op.c.slot);
-    remap(op.mask), remap(op.context);
-  }
-  for (impl::EntryOp& e : t.entries) remap(e.slot);
-  t.slots = slots;
+  impl::compileTrace(t);
   return t;
-}
-
-std::string describe(const TracedProgram& p) {
-  std::ostringstream out;
-  out << p.name << ": " << p.description.nodes.size() << " nodes, " << p.exports.size()
-      << " exports, " << p.states.size() << " states, " << p.sensors.size() << " sensors, "
-      << p.slots << " scratch slots\n";
-  out << graph::describe(p.description);
-  return out.str();
 }
 
 }  // namespace kfield

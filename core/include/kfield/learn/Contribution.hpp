@@ -25,7 +25,7 @@ struct PointwiseContribution {
     const std::int64_t k = system.parameters, s = system.sampleWidth;
     const impl::SlotLayout layout{{0, k, k + s, 2 * k + s}, {false, false, true}};
     return {impl::uploadPointwise<typename ExecSpace::memory_space>(
-        impl::compilePointwise(system.contribution, layout, "contribution"))};
+        impl::compilePointwise(system.contribution, layout, "kfield::PointwiseContribution"))};
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample,

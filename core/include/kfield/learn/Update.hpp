@@ -23,7 +23,7 @@ class PointwiseUpdate {
   PointwiseUpdate(const PointwiseProgram& update, std::int64_t k, std::int64_t m)
       : code_(impl::compilePointwise(
             update, {{0, k, k + m, 2 * k + m, 2 * k + m + 1}, {true, true, false, false}},
-            "update")),
+            "kfield::PointwiseUpdate")),
         kernel_(impl::uploadPointwise<Memory>(code_)) {}
 
   void run(const ExecSpace& space, double* parameters, double* state, const double* mean,

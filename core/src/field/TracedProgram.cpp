@@ -1,0 +1,23 @@
+#include "kfield/field/TracedProgram.hpp"
+
+#include <sstream>
+
+namespace kfield {
+
+std::int32_t TracedProgram::sensorIndex(const std::string& name) const {
+  for (std::size_t i = 0; i < sensors.size(); ++i) {
+    if (sensors[i].name == name) return static_cast<std::int32_t>(i);
+  }
+  return -1;
+}
+
+std::string describe(const TracedProgram& p) {
+  std::ostringstream out;
+  out << p.name << ": " << p.description.nodes.size() << " nodes, " << p.exports.size()
+      << " exports, " << p.states.size() << " states, " << p.sensors.size() << " sensors, "
+      << p.slots << " scratch slots\n";
+  out << graph::describe(p.description);
+  return out.str();
+}
+
+}  // namespace kfield
