@@ -13,14 +13,6 @@ template <class Space>
 class NetworkView : public ::testing::Test {};
 TYPED_TEST_SUITE(NetworkView, Spaces, SpaceNames);
 
-template <class View>
-std::vector<typename View::non_const_value_type> toHost(const View& v) {
-  std::vector<typename View::non_const_value_type> out(v.extent(0));
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  for (std::size_t j = 0; j < out.size(); ++j) out[j] = h(j);
-  return out;
-}
-
 TYPED_TEST(NetworkView, HoldsTheHostCsrExactly) {
   const Network net = Network::randomGeometric(500, 1.5, 9);
   const auto view = net.on<typename TypeParam::memory_space>();

@@ -13,14 +13,6 @@ template <class Space>
 class OrderedSum : public ::testing::Test {};
 TYPED_TEST_SUITE(OrderedSum, Spaces, SpaceNames);
 
-template <class Space>
-std::vector<double> toHost(const Kokkos::View<double*, typename Space::memory_space>& v) {
-  std::vector<double> out(v.extent(0));
-  Kokkos::deep_copy(
-      Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out.data(), out.size()), v);
-  return out;
-}
-
 TYPED_TEST(OrderedSum, AddsInExactlyTheListsOrder) {
   using View = Kokkos::View<double*, typename TypeParam::memory_space>;
   for (int sources : {1, 2, 3, 8, 9, 17, 20}) {
@@ -33,7 +25,7 @@ TYPED_TEST(OrderedSum, AddsInExactlyTheListsOrder) {
     }
     View dst("dst", n);
     orderedSum(TypeParam(), dst, src, n);
-    const auto got = toHost<TypeParam>(dst);
+    const auto got = toHost(dst);
     for (std::int64_t i = 0; i < n; ++i) {
       double expected = host[0][i];
       for (int j = 1; j < sources; ++j) expected = expected + host[j][i];
@@ -48,9 +40,9 @@ TYPED_TEST(OrderedSum, TheOrderOfTheListMatters) {
   View a = onSpace<TypeParam>({1e16}), b = onSpace<TypeParam>({1.0}), c = onSpace<TypeParam>({1.0});
   View dst("dst", 1);
   orderedSum(TypeParam(), dst, {a, b, c}, 1);
-  EXPECT_EQ(toHost<TypeParam>(dst)[0], 1e16);
+  EXPECT_EQ(toHost(dst)[0], 1e16);
   orderedSum(TypeParam(), dst, {b, c, a}, 1);
-  EXPECT_EQ(toHost<TypeParam>(dst)[0], 1e16 + 2.0);
+  EXPECT_EQ(toHost(dst)[0], 1e16 + 2.0);
 }
 
 TYPED_TEST(OrderedSum, DstMayBeTheFirstSource) {
@@ -60,14 +52,14 @@ TYPED_TEST(OrderedSum, DstMayBeTheFirstSource) {
   std::vector<SourceView<View>> src{acc};
   for (int j = 0; j < 10; ++j) src.push_back(onSpace<TypeParam>(j % 2 ? y : z));
   orderedSum(TypeParam(), acc, src, 1000);
-  const auto got = toHost<TypeParam>(acc);
+  const auto got = toHost(acc);
   for (int i = 0; i < 1000; ++i) {
     double expected = x[i];
     for (int j = 0; j < 10; ++j) expected = expected + (j % 2 ? y[i] : z[i]);
     ASSERT_EQ(bitsOf(got[i]), bitsOf(expected)) << i;
   }
   orderedSum(TypeParam(), acc, {acc}, 1000);  // a sum of one: unchanged
-  EXPECT_EQ(toHost<TypeParam>(acc), got);
+  EXPECT_EQ(toHost(acc), got);
 }
 
 TYPED_TEST(OrderedSum, OnlyThePrefixOfNElementsIsWritten) {
@@ -75,9 +67,9 @@ TYPED_TEST(OrderedSum, OnlyThePrefixOfNElementsIsWritten) {
   View a = onSpace<TypeParam>({1, 2, 3, 4}), b = onSpace<TypeParam>({10, 20, 30, 40});
   View dst = onSpace<TypeParam>({-1, -1, -1, -1});
   orderedSum(TypeParam(), dst, {a, b}, 2);
-  EXPECT_EQ(toHost<TypeParam>(dst), (std::vector<double>{11, 22, -1, -1}));
+  EXPECT_EQ(toHost(dst), (std::vector<double>{11, 22, -1, -1}));
   orderedSum(TypeParam(), dst, {a, b}, 0);
-  EXPECT_EQ(toHost<TypeParam>(dst), (std::vector<double>{11, 22, -1, -1}));
+  EXPECT_EQ(toHost(dst), (std::vector<double>{11, 22, -1, -1}));
 }
 
 TYPED_TEST(OrderedSum, BadInputIsRefusedByName) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace kfield::test {
 
@@ -25,6 +26,14 @@ inline std::uint64_t bitsOf(double x) {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   return bits;
+}
+
+// A rank-1 View's elements, copied to a host vector.
+template <class View>
+std::vector<typename View::non_const_value_type> toHost(const View& v) {
+  static_assert(View::rank == 1, "toHost takes a rank-1 View");
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
 }
 
 }  // namespace kfield::test
