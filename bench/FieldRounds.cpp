@@ -29,8 +29,8 @@ const Network& network(std::int64_t kind, std::int64_t devices) {
 }
 
 void countRounds(benchmark::State& state, const Network& net, std::int64_t samples) {
-  const double deviceRounds = double(state.iterations()) * double(net.devices()) *
-                              double(kRoundsPerIteration);
+  const double deviceRounds =
+      double(state.iterations()) * double(net.devices()) * double(kRoundsPerIteration);
   state.counters["device_rounds_per_second"] =
       benchmark::Counter(deviceRounds, benchmark::Counter::kIsRate);
   state.counters["sample_device_rounds_per_second"] =

@@ -24,12 +24,15 @@ constexpr int kOwners = 4;
 constexpr std::int64_t kUpdateParams = 10000000;
 
 enum Rule { kSgd, kAdam };
-rules::UpdateRule ruleOf(Rule r, std::int64_t k) { return r == kSgd ? rules::sgd(k) : rules::adam(k); }
+rules::UpdateRule ruleOf(Rule r, std::int64_t k) {
+  return r == kSgd ? rules::sgd(k) : rules::adam(k);
+}
 
 // y = w* . x + noise, x uniform in [-1, 1), drawn from a counter-based generator; shares of
 // unequal sizes. Built once per shape: at 10^3 x 10^5 the samples alone are 800 MB.
 const DataParallelSystem& leastSquares(Rule r, std::int64_t k, std::int64_t n) {
-  static std::map<std::tuple<Rule, std::int64_t, std::int64_t>, std::unique_ptr<DataParallelSystem>> cache;
+  static std::map<std::tuple<Rule, std::int64_t, std::int64_t>, std::unique_ptr<DataParallelSystem>>
+      cache;
   auto& slot = cache[{r, k, n}];
   if (slot) return *slot;
   slot = std::make_unique<DataParallelSystem>(rules::leastSquaresSystem(k, ruleOf(r, k), 0.05));
@@ -55,8 +58,8 @@ const DataParallelSystem& leastSquares(Rule r, std::int64_t k, std::int64_t n) {
 
 void countSteps(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(1));  // samples per second
-  state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                     benchmark::Counter::kIsRate);
+  state.counters["steps_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["owners"] = kOwners;
 }
 
@@ -102,7 +105,8 @@ struct UnorderedNumerator {
 
 template <class Space>
 void divideByMass(const Kokkos::View<double*, typename Space::memory_space>& mean,
-                  const Kokkos::View<double*, typename Space::memory_space>& numerator, double mass) {
+                  const Kokkos::View<double*, typename Space::memory_space>& numerator,
+                  double mass) {
   Kokkos::parallel_for(
       "kfield::bench::mean", Kokkos::RangePolicy<Space>(0, mean.extent(0)),
       KOKKOS_LAMBDA(std::int64_t c) { mean(c) = numerator(c) / mass; });
@@ -120,7 +124,8 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
     std::int64_t row = 0;
     for (const auto& owned : sys.owners) {
       for (const auto& sample : owned) {
-        for (std::int64_t c = 0; c < sys.sampleWidth; ++c) h(row, c) = valueOf(sample[static_cast<std::size_t>(c)]);
+        for (std::int64_t c = 0; c < sys.sampleWidth; ++c)
+          h(row, c) = valueOf(sample[static_cast<std::size_t>(c)]);
         ++row;
       }
     }
@@ -130,13 +135,14 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
       numerator("numerator", 2 * k), rate("rate", 1);
   {
     auto hs = Kokkos::create_mirror_view(st);
-    for (std::int64_t c = 0; c < m; ++c) hs(c) = valueOf(sys.initialState[static_cast<std::size_t>(c)]);
+    for (std::int64_t c = 0; c < m; ++c)
+      hs(c) = valueOf(sys.initialState[static_cast<std::size_t>(c)]);
     Kokkos::deep_copy(st, hs);
   }
   Kokkos::deep_copy(rate, valueOf(sys.rate));
   const PointwiseUpdate<Space> update(sys.update, k, m);
-  const UnorderedNumerator<Space, Contribution> reduce{static_cast<unsigned>(2 * k), k, contribution,
-                                                       samples, params.data()};
+  const UnorderedNumerator<Space, Contribution> reduce{static_cast<unsigned>(2 * k), k,
+                                                       contribution, samples, params.data()};
   // Check the reducer once at the initial (zero) parameters: numerator_0 = sum of -2 y x_0.
   Kokkos::parallel_reduce("kfield::bench::unordered_numerator", Kokkos::RangePolicy<Space>(0, n),
                           reduce, numerator);
@@ -152,8 +158,8 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
     return;
   }
   timeFenced<Space>(state, [&] {
-    Kokkos::parallel_reduce("kfield::bench::unordered_numerator",
-                            Kokkos::RangePolicy<Space>(0, n), reduce, numerator);
+    Kokkos::parallel_reduce("kfield::bench::unordered_numerator", Kokkos::RangePolicy<Space>(0, n),
+                            reduce, numerator);
     divideByMass<Space>(mean, numerator, static_cast<double>(n));
     update.run(Space(), params.data(), st.data(), mean.data(), rate.data());
   });
@@ -164,7 +170,8 @@ void unorderedStep(benchmark::State& state, Rule r, Contribution contribution) {
 template <class Space>
 void stepOf(benchmark::State& s, Rule r, bool ordered, bool program) {
   if (program) {
-    const auto contribution = PointwiseContribution<Space>::of(leastSquares(r, s.range(0), s.range(1)));
+    const auto contribution =
+        PointwiseContribution<Space>::of(leastSquares(r, s.range(0), s.range(1)));
     ordered ? learnerStep<Space>(s, r, contribution) : unorderedStep<Space>(s, r, contribution);
   } else {
     const rules::LeastSquaresGradient functor{s.range(0)};
@@ -180,18 +187,19 @@ void updateProgram(benchmark::State& state, Rule r) {
   const std::int64_t k = kUpdateParams;
   const auto rule = ruleOf(r, k);
   const auto m = static_cast<std::int64_t>(rule.initialState.size());
-  Kokkos::View<double*, Memory> params("params", k), st("state", m + 1), mean("mean", k), rate("rate", 1);
+  Kokkos::View<double*, Memory> params("params", k), st("state", m + 1), mean("mean", k),
+      rate("rate", 1);
   Kokkos::deep_copy(mean, 1e-3);
   Kokkos::deep_copy(rate, 0.01);
   if (r == kAdam) {  // t = 0, beta1^0 = beta2^0 = 1
     Kokkos::deep_copy(Kokkos::subview(st, std::make_pair(2 * k + 1, 2 * k + 3)), 1.0);
   }
   const PointwiseUpdate<Space> update(rule.update, k, m);
-  timeFenced<Space>(state, [&] {
-    update.run(Space(), params.data(), st.data(), mean.data(), rate.data());
-  });
+  timeFenced<Space>(
+      state, [&] { update.run(Space(), params.data(), st.data(), mean.data(), rate.data()); });
   state.SetItemsProcessed(state.iterations() * k);
-  state.SetBytesProcessed(state.iterations() * k * 8 * (r == kSgd ? 3 : 7));  // words read + written
+  state.SetBytesProcessed(state.iterations() * k * 8 *
+                          (r == kSgd ? 3 : 7));  // words read + written
 }
 
 template <class Space>
@@ -213,7 +221,10 @@ void handWrittenSgd(benchmark::State& state) {
 
 void registerBenchmarks() {
   const auto step = [](benchmark::internal::Benchmark* b) {
-    b->Unit(benchmark::kMillisecond)->ArgNames({"k", "samples"})->Args({1000, 100000})->Args({100, 2000});
+    b->Unit(benchmark::kMillisecond)
+        ->ArgNames({"k", "samples"})
+        ->Args({1000, 100000})
+        ->Args({100, 2000});
   };
   const auto update = [](benchmark::internal::Benchmark* b) {
     b->Unit(benchmark::kMillisecond)->Arg(kUpdateParams)->ArgName("k");
@@ -224,21 +235,27 @@ void registerBenchmarks() {
       for (bool program : {false, true}) {
         const std::string name = std::string(ordered ? "Learner/Step/" : "Learner/UnorderedStep/") +
                                  (program ? "Program/" : "Functor/") + rule;
-        registerForEachSpace(name, [r, ordered, program](auto t) {
-          return [r, ordered, program](benchmark::State& s) {
-            stepOf<typename decltype(t)::type>(s, r, ordered, program);
-          };
-        }, step);
+        registerForEachSpace(
+            name,
+            [r, ordered, program](auto t) {
+              return [r, ordered, program](benchmark::State& s) {
+                stepOf<typename decltype(t)::type>(s, r, ordered, program);
+              };
+            },
+            step);
       }
     }
-    registerForEachSpace("Learner/Update/" + rule, [r](auto t) {
-      using Space = typename decltype(t)::type;
-      return [r](benchmark::State& s) { updateProgram<Space>(s, r); };
-    }, update);
+    registerForEachSpace(
+        "Learner/Update/" + rule,
+        [r](auto t) {
+          using Space = typename decltype(t)::type;
+          return [r](benchmark::State& s) { updateProgram<Space>(s, r); };
+        },
+        update);
   }
-  registerForEachSpace("Learner/Update/HandWrittenSgd", [](auto t) {
-    return handWrittenSgd<typename decltype(t)::type>;
-  }, update);
+  registerForEachSpace(
+      "Learner/Update/HandWrittenSgd",
+      [](auto t) { return handWrittenSgd<typename decltype(t)::type>; }, update);
 }
 
 }  // namespace kfield::bench

@@ -112,7 +112,8 @@ template <class Space>
 void readPlane(benchmark::State& state) {
   const auto p = filledPlane<Space>();
   const Vector<Space> flat(p.data(), kRows * kSamples);
-  timeFenced<Space>(state, [&] { benchmark::DoNotOptimize(readLanes(Space(), flat, flat.size())); });
+  timeFenced<Space>(state,
+                    [&] { benchmark::DoNotOptimize(readLanes(Space(), flat, flat.size())); });
   countBytes(state, kRows * kSamples);
 }
 
@@ -125,13 +126,24 @@ void registerBenchmarks() {
   const auto plane = [](benchmark::internal::Benchmark* b) {
     b->ArgNames({"rows", "samples"})->Args({kRows, kSamples});
   };
-  auto each = [](const char* name, auto make, auto shape) { registerForEachSpace(name, make, shape); };
-  each("Sum/Canonical", [](auto t) { return canonical<typename decltype(t)::type>; }, vector);
-  each("Sum/ParallelReduce", [](auto t) { return parallelReduce<typename decltype(t)::type>; }, vector);
-  each("Sum/Read", [](auto t) { return read<typename decltype(t)::type>; }, vector);
-  each("Plane/CanonicalOverSamples", [](auto t) { return canonicalOverSamples<typename decltype(t)::type>; }, plane);
-  each("Plane/RowLoop", [](auto t) { return rowLoopOverSamples<typename decltype(t)::type>; }, plane);
-  each("Plane/Read", [](auto t) { return readPlane<typename decltype(t)::type>; }, plane);
+  auto each = [](const char* name, auto make, auto shape) {
+    registerForEachSpace(name, make, shape);
+  };
+  each(
+      "Sum/Canonical", [](auto t) { return canonical<typename decltype(t)::type>; }, vector);
+  each(
+      "Sum/ParallelReduce", [](auto t) { return parallelReduce<typename decltype(t)::type>; },
+      vector);
+  each(
+      "Sum/Read", [](auto t) { return read<typename decltype(t)::type>; }, vector);
+  each(
+      "Plane/CanonicalOverSamples",
+      [](auto t) { return canonicalOverSamples<typename decltype(t)::type>; }, plane);
+  each(
+      "Plane/RowLoop", [](auto t) { return rowLoopOverSamples<typename decltype(t)::type>; },
+      plane);
+  each(
+      "Plane/Read", [](auto t) { return readPlane<typename decltype(t)::type>; }, plane);
 }
 
 }  // namespace kfield::bench

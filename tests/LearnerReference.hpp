@@ -118,7 +118,8 @@ inline std::vector<double> leastSquaresOptimum(const DataParallelSystem& sys) {
   for (const auto& owned : sys.owners) {
     for (const auto& sample : owned) {
       for (std::size_t i = 0; i < k; ++i) {
-        for (std::size_t j = 0; j < k; ++j) a[i][j] += valueOf(sample[i]) * (long double)valueOf(sample[j]);
+        for (std::size_t j = 0; j < k; ++j)
+          a[i][j] += valueOf(sample[i]) * (long double)valueOf(sample[j]);
         a[i][k] += valueOf(sample[i]) * (long double)valueOf(sample[k]);
       }
     }

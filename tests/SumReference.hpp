@@ -87,8 +87,7 @@ inline std::vector<std::vector<double>> datasets(std::int64_t n, std::uint64_t s
 template <class Space>
 Kokkos::View<double*, typename Space::memory_space> onSpace(const std::vector<double>& x) {
   Kokkos::View<double*, typename Space::memory_space> v("x", x.size());
-  Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(x.data(),
-                                                                              x.size());
+  Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(x.data(), x.size());
   Kokkos::deep_copy(v, host);
   return v;
 }

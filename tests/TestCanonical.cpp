@@ -71,30 +71,33 @@ template <class Space>
 std::vector<double> overSamples(const std::vector<double>& plane, std::int64_t rows,
                                 std::int64_t samples) {
   Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space> p("plane", rows,
-                                                                               samples);
+                                                                              samples);
   Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
       host(plane.data(), rows, samples);
   Kokkos::deep_copy(p, host);
   Kokkos::View<double*, typename Space::memory_space> out("out", rows);
   canonicalSumOverSamples(Space(), p, out);
   std::vector<double> result(rows);
-  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                        result.data(), rows),
-                    out);
+  Kokkos::deep_copy(
+      Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(result.data(), rows), out);
   return result;
 }
 
 TYPED_TEST(CanonicalSum, OverSamplesOfAPlaneIsEachRowsSum) {
-  for (auto [rows, samples] : {std::pair<std::int64_t, std::int64_t>{1000, 64}, {37, 1000},
-                               {3, 0}, {0, 5}, {5, 1}, {2, 20001}}) {
+  for (auto [rows, samples] : {std::pair<std::int64_t, std::int64_t>{1000, 64},
+                               {37, 1000},
+                               {3, 0},
+                               {0, 5},
+                               {5, 1},
+                               {2, 20001}}) {
     auto plane = adversarial(rows * samples, rows + samples);
     const auto m = moderate(rows * samples, rows * samples);
     for (std::size_t i = 0; i < plane.size(); i += 2) plane[i] = m[i];
     const auto sums = overSamples<TypeParam>(plane, rows, samples);
     for (std::int64_t r = 0; r < rows; ++r) {
-      const std::vector<double> row(plane.begin() + r * samples,
-                                    plane.begin() + (r + 1) * samples);
-      ASSERT_EQ(bitsOf(sums[r]), bitsOf(referenceSum(row))) << rows << "x" << samples << " row " << r;
+      const std::vector<double> row(plane.begin() + r * samples, plane.begin() + (r + 1) * samples);
+      ASSERT_EQ(bitsOf(sums[r]), bitsOf(referenceSum(row)))
+          << rows << "x" << samples << " row " << r;
     }
   }
 }
@@ -102,23 +105,25 @@ TYPED_TEST(CanonicalSum, OverSamplesOfAPlaneIsEachRowsSum) {
 template <class Space>
 std::vector<double> ofVectors(const std::vector<double>& vectors, std::int64_t n,
                               std::int64_t width) {
-  Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space> v("vectors", n,
-                                                                               width);
+  Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space> v("vectors", n, width);
   Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
       host(vectors.data(), n, width);
   Kokkos::deep_copy(v, host);
   Kokkos::View<double*, typename Space::memory_space> out("out", width);
   canonicalSumOfVectors(Space(), v, out);
   std::vector<double> result(width);
-  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                        result.data(), width),
-                    out);
+  Kokkos::deep_copy(
+      Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(result.data(), width), out);
   return result;
 }
 
 TYPED_TEST(CanonicalSum, OfVectorsIsEachCoordinatesSum) {
-  for (auto [n, width] : {std::pair<std::int64_t, std::int64_t>{1, 3}, {5, 33}, {4097, 1},
-                          {10007, 70}, {0, 4}, {70000, 3}}) {
+  for (auto [n, width] : {std::pair<std::int64_t, std::int64_t>{1, 3},
+                          {5, 33},
+                          {4097, 1},
+                          {10007, 70},
+                          {0, 4},
+                          {70000, 3}}) {
     auto vectors = adversarial(n * width, n * 31 + width);
     const auto m = moderate(n * width, n + width);
     for (std::size_t i = 0; i < vectors.size(); i += 2) vectors[i] = m[i];
@@ -144,7 +149,8 @@ TYPED_TEST(CanonicalSum, MismatchedOutputsAreRefusedByName) {
     canonicalSumOfVectors(TypeParam(), plane, out);
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "kfield::canonicalSumOfVectors: out has 5 entries, the vectors have width 8");
+    EXPECT_STREQ(e.what(),
+                 "kfield::canonicalSumOfVectors: out has 5 entries, the vectors have width 8");
   }
   auto row = Kokkos::subview(plane, 0, Kokkos::ALL);
   EXPECT_THROW(canonicalSumOfVectors(TypeParam(), plane, row), std::invalid_argument);

@@ -51,7 +51,8 @@ TEST(ChunkSamples, BadArgumentsAreRefusedByName) {
   using test::errorOf;
   EXPECT_EQ(errorOf([] { chunkSamples(100, 8, 100, 3); }),
             "kfield::chunkSamples: leaf must be a power of two, got 3");
-  EXPECT_EQ(errorOf([] { chunkSamples(100, 8, -1, 4); }), "kfield::chunkSamples: n must be >= 0, got -1");
+  EXPECT_EQ(errorOf([] { chunkSamples(100, 8, -1, 4); }),
+            "kfield::chunkSamples: n must be >= 0, got -1");
   EXPECT_EQ(errorOf([] { chunkSamples(100, 0, 1, 4); }),
             "kfield::chunkSamples: perSampleBytes must be > 0, got 0");
   EXPECT_EQ(errorOf([] { chunkSamples(-5, 8, 1, 4); }),

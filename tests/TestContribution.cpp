@@ -32,8 +32,8 @@ std::vector<double> perSample(const F& contribution, const DataParallelSystem& s
   Kokkos::View<double*, Memory> x("x", samples.size()), params("w", w.size()), out("out", n * k);
   Kokkos::deep_copy(x, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                            samples.data(), samples.size()));
-  Kokkos::deep_copy(params, Kokkos::View<const double*, Kokkos::HostSpace,
-                                         Kokkos::MemoryUnmanaged>(w.data(), w.size()));
+  Kokkos::deep_copy(params, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                w.data(), w.size()));
   Kokkos::parallel_for(
       "test::contribution", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(std::int64_t j) {
         contribution(params.data(), x.data() + j * s, out.data() + j * k);
@@ -70,7 +70,8 @@ TYPED_TEST(Contribution, WritingTheParametersIsRefused) {
   DataParallelSystem sys = smallSystem();
   sys.contribution.assignments[0].dest = 1;
   EXPECT_EQ(errorOf([&] { PointwiseContribution<TypeParam>::of(sys); }),
-            "kfield::PointwiseContribution: assignment 0 writes slot 1, which this program may not write");
+            "kfield::PointwiseContribution: assignment 0 writes slot 1, which this program may not "
+            "write");
 }
 
 }  // namespace

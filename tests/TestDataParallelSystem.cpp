@@ -33,13 +33,15 @@ TEST(DataParallelSystem, AdmittedNamesEachFailingCondition) {
   expect(Admission::UpdateWritesOutside, "assignment 5 writes slot 12, outputs are [0, 12)",
          [](auto& s) { s.update.assignments[5].dest = 12; });
   expect(Admission::FewerThanTwoOwners, "1 owner(s)", [](auto& s) { s.owners.pop_back(); });
-  expect(Admission::NoSamples, "no owner holds a sample",
-         [](auto& s) { for (auto& o : s.owners) o.clear(); });
+  expect(Admission::NoSamples, "no owner holds a sample", [](auto& s) {
+    for (auto& o : s.owners) o.clear();
+  });
   expect(Admission::SampleWidth, "owner 1 sample 2 has 3 words, s = 4",
          [](auto& s) { s.owners[1][2].pop_back(); });
   expect(Admission::MalformedProgram,
-         "update: assignment 0: a binary operator with fewer than two operands",
-         [](auto& s) { s.update.assignments[0].code = {opcode::kConstant, 0, opcode::kBinary}; });
+         "update: assignment 0: a binary operator with fewer than two operands", [](auto& s) {
+           s.update.assignments[0].code = {opcode::kConstant, 0, opcode::kBinary};
+         });
   EXPECT_EQ(describe(Admission::MassTooLarge), "total mass is not below 2^53");
 }
 

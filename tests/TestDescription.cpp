@@ -23,12 +23,12 @@ std::vector<std::tuple<std::int64_t, std::int64_t, std::string, EdgeKind>> liste
 
 TEST(Description, EdgesFollowReadsAndWritesOfEachPlane) {
   Description d;
-  d.nodes = {{"sense", "", {"sensor:s"}, {"v0"}, false},               // 0
+  d.nodes = {{"sense", "", {"sensor:s"}, {"v0"}, false},                    // 0
              {"remember.read", "r@0", {"state:r@0", "v0"}, {"v1"}, false},  // 1
-             {"add", "", {"v1", "v0"}, {"v2"}, false},                   // 2
-             {"remember.write", "r@0", {"v2"}, {"state:r@0"}, false},    // 3
-             {"export", "n@1", {"v2"}, {"export:n@1"}, false},           // 4
-             {"export", "n@1", {"v1"}, {"export:n@1"}, true}};           // 5: rewrites unread
+             {"add", "", {"v1", "v0"}, {"v2"}, false},                      // 2
+             {"remember.write", "r@0", {"v2"}, {"state:r@0"}, false},       // 3
+             {"export", "n@1", {"v2"}, {"export:n@1"}, false},              // 4
+             {"export", "n@1", {"v1"}, {"export:n@1"}, true}};              // 5: rewrites unread
   const auto edges = listed(d.edges());
   using T = std::tuple<std::int64_t, std::int64_t, std::string, EdgeKind>;
   const std::vector<T> expected{

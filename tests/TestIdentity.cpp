@@ -22,7 +22,8 @@ TEST(Identity, IdentitiesFollowTheRuleAndTheSamples) {
   auto changes = [&](auto change) {
     DataParallelSystem other = sys;
     change(other);
-    return systemIdentity(other) != systemIdentity(sys) && learnerIdentity(other) != learnerIdentity(sys);
+    return systemIdentity(other) != systemIdentity(sys) &&
+           learnerIdentity(other) != learnerIdentity(sys);
   };
   EXPECT_TRUE(changes([](auto& s) { s.rate ^= 1; }));
   EXPECT_TRUE(changes([](auto& s) { s.initialParameters[2] ^= 1; }));

@@ -26,7 +26,8 @@ LearnerState runLearner(const DataParallelSystem& sys, std::int64_t steps,
 }
 
 TYPED_TEST(Learner, LeastSquaresReachesTheClosedFormOptimum) {
-  const auto sys = leastSquaresSystem(kParams, kSamples, {0, 400, kSamples}, rules::sgd(kParams), 0.5);
+  const auto sys =
+      leastSquaresSystem(kParams, kSamples, {0, 400, kSamples}, rules::sgd(kParams), 0.5);
   const auto state = runLearner<TypeParam>(sys, 300);
   const auto optimum = leastSquaresOptimum(sys);
   for (std::int64_t i = 0; i < kParams; ++i) {
@@ -38,7 +39,8 @@ TYPED_TEST(Learner, LeastSquaresReachesTheClosedFormOptimum) {
 }
 
 TYPED_TEST(Learner, MatchesTheDefinitionBitForBit) {
-  for (const auto& rule : {rules::sgd(kParams), rules::momentum(kParams, 0.9), rules::adam(kParams)}) {
+  for (const auto& rule :
+       {rules::sgd(kParams), rules::momentum(kParams, 0.9), rules::adam(kParams)}) {
     const auto sys = leastSquaresSystem(kParams, kSamples, {0, 600, kSamples}, rule, 0.05);
     EXPECT_EQ(wordsOf(runLearner<TypeParam>(sys, 12)), wordsOf(referenceRun(sys, 12)));
   }
@@ -47,7 +49,8 @@ TYPED_TEST(Learner, MatchesTheDefinitionBitForBit) {
 // Owners 2..8 with random unequal shares (empty ones included) and every repartition give
 // the bits of the first split.
 TYPED_TEST(Learner, SameBitsForEveryOwnerSplit) {
-  const auto base = leastSquaresSystem(kParams, kSamples, {0, 500, kSamples}, rules::adam(kParams), 0.05);
+  const auto base =
+      leastSquaresSystem(kParams, kSamples, {0, 500, kSamples}, rules::adam(kParams), 0.05);
   const auto expected = wordsOf(runLearner<TypeParam>(base, 10));
   for (int owners = 2; owners <= 8; ++owners) {
     for (std::uint64_t seed : {1u, 2u}) {
@@ -62,7 +65,8 @@ TYPED_TEST(Learner, SameBitsForEveryOwnerSplit) {
 }
 
 TYPED_TEST(Learner, FunctorContributionGivesTheProgramsBits) {
-  const auto sys = leastSquaresSystem(kParams, kSamples, {0, 100, 700, kSamples}, rules::adam(kParams), 0.05);
+  const auto sys =
+      leastSquaresSystem(kParams, kSamples, {0, 100, 700, kSamples}, rules::adam(kParams), 0.05);
   DataParallelLearner<TypeParam, rules::LeastSquaresGradient> learner(
       sys, rules::LeastSquaresGradient{kParams});
   learner.run(10);
@@ -78,7 +82,8 @@ TYPED_TEST(Learner, PartitionedUpdateEqualsTheFullUpdate) {
       LearnerOptions partitioned;
       partitioned.checkEvery = 1;
       partitioned.partitionState = rule.perCoordinateState;
-      EXPECT_EQ(wordsOf(runLearner<TypeParam>(sys, 8, partitioned)), wordsOf(runLearner<TypeParam>(sys, 8)))
+      EXPECT_EQ(wordsOf(runLearner<TypeParam>(sys, 8, partitioned)),
+                wordsOf(runLearner<TypeParam>(sys, 8)))
           << owners << " owners, q = " << rule.perCoordinateState;
     }
   }
@@ -97,18 +102,20 @@ TYPED_TEST(Learner, RefusesWhatItCannotRun) {
             "kfield::DataParallelLearner::run: steps = -3 is negative");
   LearnerOptions q1;
   q1.partitionState = 1;
-  EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, q1); }),
-            "kfield::DataParallelLearner: cannot partition the optimizer state (q = 1): the update is "
-            "not separable: q k = 5 per-coordinate state words, but m = 0");
+  EXPECT_EQ(
+      errorOf([&] { DataParallelLearner<TypeParam> l(sys, q1); }),
+      "kfield::DataParallelLearner: cannot partition the optimizer state (q = 1): the update is "
+      "not separable: q k = 5 per-coordinate state words, but m = 0");
   // A coupled update: every parameter moves by the first coordinate's mean.
-  sys.update.assignments = {pointwise::each(0, kParams, pointwise::Expr::indexed(0) -
-                                                           pointwise::Expr::slot(kParams))};
+  sys.update.assignments = {
+      pointwise::each(0, kParams, pointwise::Expr::indexed(0) - pointwise::Expr::slot(kParams))};
   LearnerOptions q0;
   q0.partitionState = 0;
-  EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> l(sys, q0); }),
-            "kfield::DataParallelLearner: cannot partition the optimizer state (q = 0): the update is "
-            "not separable: update assignment 0 writes slot 1 (coordinate 1) and reads slot 5 "
-            "(coordinate 0)");
+  EXPECT_EQ(
+      errorOf([&] { DataParallelLearner<TypeParam> l(sys, q0); }),
+      "kfield::DataParallelLearner: cannot partition the optimizer state (q = 0): the update is "
+      "not separable: update assignment 0 writes slot 1 (coordinate 1) and reads slot 5 "
+      "(coordinate 0)");
 }
 
 TEST(LearnerReplicas, OwnersThatDisagreeStopTheRun) {
@@ -117,9 +124,10 @@ TEST(LearnerReplicas, OwnersThatDisagreeStopTheRun) {
     impl::checkHashes({5, 5, 6}, "rank", 32);
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(),
-                 "kfield::DataParallelLearner: owners disagree after step 32: rank 2's parameters and state "
-                 "hash to 0000000000000006, rank 0's to 0000000000000005");
+    EXPECT_STREQ(
+        e.what(),
+        "kfield::DataParallelLearner: owners disagree after step 32: rank 2's parameters and state "
+        "hash to 0000000000000006, rank 0's to 0000000000000005");
   }
 }
 

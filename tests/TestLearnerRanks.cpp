@@ -38,8 +38,8 @@ std::vector<Word> run(const DataParallelSystem& sys, std::int64_t steps, Learner
 }
 
 std::string tooManyRanks(int ranks, int owners) {
-  return "kfield::DataParallelLearner: " + std::to_string(ranks) + " ranks but " + std::to_string(owners) +
-         " owners: every rank needs at least one owner";
+  return "kfield::DataParallelLearner: " + std::to_string(ranks) + " ranks but " +
+         std::to_string(owners) + " owners: every rank needs at least one owner";
 }
 
 TYPED_TEST(LearnerRanks, SameBitsAsOneProcessForEveryOwnerCountAndSplit) {
@@ -49,9 +49,11 @@ TYPED_TEST(LearnerRanks, SameBitsAsOneProcessForEveryOwnerCountAndSplit) {
     const auto expected = run<TypeParam>(base, 9, {});
     for (int owners = 2; owners <= 8; ++owners) {
       for (std::uint64_t seed : {3u, 4u}) {
-        const auto sys = leastSquaresSystem(kParams, kSamples, ownerCuts(kSamples, owners, seed), rule, 0.05);
+        const auto sys =
+            leastSquaresSystem(kParams, kSamples, ownerCuts(kSamples, owners, seed), rule, 0.05);
         if (owners < ranks) {
-          EXPECT_EQ(errorOf([&] { run<TypeParam>(sys, 1, overRanks()); }), tooManyRanks(ranks, owners));
+          EXPECT_EQ(errorOf([&] { run<TypeParam>(sys, 1, overRanks()); }),
+                    tooManyRanks(ranks, owners));
           continue;
         }
         EXPECT_EQ(run<TypeParam>(sys, 9, overRanks()), expected)
@@ -65,8 +67,10 @@ TYPED_TEST(LearnerRanks, PartitionedStateOverRanksEqualsTheFullUpdate) {
   const int ranks = OwnerPlacement::overRanks(MPI_COMM_WORLD).ranks();
   for (const auto& rule : {rules::momentum(kParams, 0.9), rules::adam(kParams)}) {
     for (int owners = std::max(2, ranks); owners <= 7; owners += 2) {
-      const auto sys = repartitioned(leastSquaresSystem(kParams, kSamples, {0, 1, kSamples}, rule, 0.05), owners);
-      EXPECT_EQ(run<TypeParam>(sys, 7, overRanks(rule.perCoordinateState)), run<TypeParam>(sys, 7, {}))
+      const auto sys = repartitioned(
+          leastSquaresSystem(kParams, kSamples, {0, 1, kSamples}, rule, 0.05), owners);
+      EXPECT_EQ(run<TypeParam>(sys, 7, overRanks(rule.perCoordinateState)),
+                run<TypeParam>(sys, 7, {}))
           << owners << " owners over " << ranks << " ranks, q = " << rule.perCoordinateState;
     }
   }
@@ -76,15 +80,17 @@ TYPED_TEST(LearnerRanks, PartitionedStateOverRanksEqualsTheFullUpdate) {
 TYPED_TEST(LearnerRanks, RanksHoldingDifferentSystemsAreRefused) {
   const auto placement = OwnerPlacement::overRanks(MPI_COMM_WORLD);
   if (placement.ranks() < 2) GTEST_SKIP() << "needs two ranks";
-  const auto sys = leastSquaresSystem(kParams, 300, {0, 100, 200, 300, 300}, rules::sgd(kParams), 0.05);
+  const auto sys =
+      leastSquaresSystem(kParams, 300, {0, 100, 200, 300, 300}, rules::sgd(kParams), 0.05);
   auto other = sys;
   other.rate = wordOf(0.06);
   const int last = placement.ranks() - 1;
   const auto& mine = placement.rank() == last ? other : sys;
   EXPECT_EQ(errorOf([&] { run<TypeParam>(mine, 1, overRanks()); }),
             "kfield::DataParallelLearner: rank " + std::to_string(last) +
-                " holds a different system from rank 0 (identity " + describe(systemIdentity(other)) +
-                ", rank 0's " + describe(systemIdentity(sys)) + ")");
+                " holds a different system from rank 0 (identity " +
+                describe(systemIdentity(other)) + ", rank 0's " + describe(systemIdentity(sys)) +
+                ")");
 }
 
 }  // namespace

@@ -101,8 +101,8 @@ TYPED_TEST(Library, CollectSumsCountsAndExtremesAtTheSource) {
 TYPED_TEST(Library, ElectionLeadersAreSmallestIdsOfTheirBalls) {
   const Network net = Network::randomGeometric(800, 1.6, 4);
   const int radius = 3;
-  const auto out = stableOutput<TypeParam>([&](Program& p) { return lib::election(p, radius); },
-                                           net, {});
+  const auto out =
+      stableOutput<TypeParam>([&](Program& p) { return lib::election(p, radius); }, net, {});
   std::vector<bool> leader(net.devices());
   for (std::int64_t d = 0; d < net.devices(); ++d) {
     const auto hops = bfsHops(net, {d});
@@ -162,7 +162,8 @@ TYPED_TEST(Library, TimerAndDecayCountByRound) {
   const Network net = Network::grid(2, 1);
   const auto t = stableOutput<TypeParam>([](Program& p) { return lib::timer(p, 5.0); }, net, {}, 3);
   EXPECT_EQ(t[0], 2.0);
-  const auto t9 = stableOutput<TypeParam>([](Program& p) { return lib::timer(p, 5.0); }, net, {}, 9);
+  const auto t9 =
+      stableOutput<TypeParam>([](Program& p) { return lib::timer(p, 5.0); }, net, {}, 9);
   EXPECT_EQ(t9[1], 0.0);
   const auto v = stableOutput<TypeParam>(
       [](Program& p) { return lib::decay(p, p.constant(8.0), 0.5); }, net, {}, 3);

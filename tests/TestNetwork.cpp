@@ -49,8 +49,8 @@ TEST(Network, GridOfFourNeighbors) {
 TEST(Network, GridOfEightNeighborsHasDiagonalLengths) {
   const Network net = Network::grid(3, 3, 8);
   EXPECT_EQ(net.neighborsOf(4), (std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
-  EXPECT_EQ(net.lengths()[net.offsets()[4]], std::sqrt(2.0));      // to 0
-  EXPECT_EQ(net.lengths()[net.offsets()[4] + 1], 1.0);             // to 1
+  EXPECT_EQ(net.lengths()[net.offsets()[4]], std::sqrt(2.0));  // to 0
+  EXPECT_EQ(net.lengths()[net.offsets()[4] + 1], 1.0);         // to 1
   EXPECT_EQ(net.neighborsOf(0), (std::vector<std::int32_t>{0, 1, 3, 4}));
   expectWellFormed(net);
 }
@@ -71,7 +71,8 @@ TEST(Network, RandomGeometricMatchesAllPairsBruteForce) {
 }
 
 TEST(Network, RandomGeometricIsTheSameGraphForTheSameSeed) {
-  const Network a = Network::randomGeometric(5000, 1.5, 3), b = Network::randomGeometric(5000, 1.5, 3);
+  const Network a = Network::randomGeometric(5000, 1.5, 3),
+                b = Network::randomGeometric(5000, 1.5, 3);
   const Network c = Network::randomGeometric(5000, 1.5, 4);
   EXPECT_EQ(a.neighbors(), b.neighbors());
   EXPECT_EQ(a.lengths(), b.lengths());
@@ -96,7 +97,7 @@ TEST_F(EdgeFile, ReadsEdgesLengthsAndComments) {
   const Network net = Network::fromEdgeList(path);
   EXPECT_EQ(net.devices(), 4);
   EXPECT_EQ(net.neighborsOf(2), (std::vector<std::int32_t>{0, 1, 2, 3}));
-  EXPECT_EQ(net.lengths()[net.offsets()[0] + 1], 2.5);  // 0 -> 1
+  EXPECT_EQ(net.lengths()[net.offsets()[0] + 1], 2.5);   // 0 -> 1
   EXPECT_EQ(net.lengths()[net.offsets()[2] + 3], 0.25);  // 2 -> 3
   EXPECT_EQ(net.lengths()[net.offsets()[2] + 1], 1.0);   // 2 -> 1, no length given
   expectWellFormed(net);
@@ -104,19 +105,26 @@ TEST_F(EdgeFile, ReadsEdgesLengthsAndComments) {
 
 TEST_F(EdgeFile, BadLinesAreNamedByFileAndLine) {
   write("0 1\nzero one\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":2: expected 'src dst [length]', got 'zero one'");
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
+                           ":2: expected 'src dst [length]', got 'zero one'");
   write("0 1 fast\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":1: length 'fast' is not a number");
+  EXPECT_EQ(errorOf(),
+            "kfield::Network::fromEdgeList: " + path + ":1: length 'fast' is not a number");
   write("0 1 -2\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":1: length must be finite and >= 0, got -2");
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
+                           ":1: length must be finite and >= 0, got -2");
   write("0 -1\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":1: device ids must be in [0, 2147483647), got 0 -1");
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
+                           ":1: device ids must be in [0, 2147483647), got 0 -1");
   write("4 4\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":1: device 4 is joined to itself");
+  EXPECT_EQ(errorOf(),
+            "kfield::Network::fromEdgeList: " + path + ":1: device 4 is joined to itself");
   write("0 1 1\n1 0 2\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":2: edge 0 1 has length 2.000000, but line 1 gave 1.000000");
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
+                           ":2: edge 0 1 has length 2.000000, but line 1 gave 1.000000");
   write("0 1 1 9\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":1: unexpected '9' after the length");
+  EXPECT_EQ(errorOf(),
+            "kfield::Network::fromEdgeList: " + path + ":1: unexpected '9' after the length");
   write("# nothing\n");
   EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: '" + path + "' lists no edge");
   std::remove(path.c_str());
@@ -137,16 +145,24 @@ TEST(Network, BadSpecsAreRefusedByName) {
     return test::errorOf([&] { Network::fromSpec(spec); });
   };
   const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED] or edges:FILE)";
-  EXPECT_EQ(errorOf("mesh:4"), "kfield::Network::fromSpec: network 'mesh:4' is not understood" + usage);
-  EXPECT_EQ(errorOf("grid:4"), "kfield::Network::fromSpec: network 'grid:4': size must be WxH" + usage);
-  EXPECT_EQ(errorOf("grid:4xq"), "kfield::Network::fromSpec: network 'grid:4xq': height 'q' is not a number");
+  EXPECT_EQ(errorOf("mesh:4"),
+            "kfield::Network::fromSpec: network 'mesh:4' is not understood" + usage);
+  EXPECT_EQ(errorOf("grid:4"),
+            "kfield::Network::fromSpec: network 'grid:4': size must be WxH" + usage);
+  EXPECT_EQ(errorOf("grid:4xq"),
+            "kfield::Network::fromSpec: network 'grid:4xq': height 'q' is not a number");
   EXPECT_EQ(errorOf("grid:4x3:6"), "kfield::Network::grid: the neighborhood must be 4 or 8, got 6");
   EXPECT_EQ(errorOf("grid:0x3"), "kfield::Network::grid: width and height must be >= 1, got 0x3");
   EXPECT_EQ(errorOf("grid:100000x100000"),
             "kfield::Network::grid: 100000x100000 is more than 2147483647 devices");
-  EXPECT_EQ(errorOf("rgg:10:-1"), "kfield::Network::fromPositions: the radius must be finite and > 0, got -1.000000");
-  EXPECT_EQ(errorOf("rgg:2.5:1"), "kfield::Network::fromSpec: network 'rgg:2.5:1': device count '2.5' is not a whole number >= 0");
-  EXPECT_EQ(errorOf("rgg:0:1"), "kfield::Network::randomGeometric: the number of devices must be in [1, 2147483647], got 0");
+  EXPECT_EQ(errorOf("rgg:10:-1"),
+            "kfield::Network::fromPositions: the radius must be finite and > 0, got -1.000000");
+  EXPECT_EQ(errorOf("rgg:2.5:1"),
+            "kfield::Network::fromSpec: network 'rgg:2.5:1': device count '2.5' is not a whole "
+            "number >= 0");
+  EXPECT_EQ(
+      errorOf("rgg:0:1"),
+      "kfield::Network::randomGeometric: the number of devices must be in [1, 2147483647], got 0");
   EXPECT_EQ(errorOf(""), "kfield::Network::fromSpec: network '' is empty" + usage);
 }
 

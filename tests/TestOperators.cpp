@@ -80,8 +80,8 @@ TYPED_TEST(Operators, LocalOperatorsMatchTheHost) {
                 8.0 * toDouble(x >= y) + 16.0 * toDouble(x == y) + 32.0 * toDouble(x != y);
        },
        [](double x, double y) {
-         return double(x < y) + 2.0 * (x <= y) + 4.0 * (x > y) + 8.0 * (x >= y) +
-                16.0 * (x == y) + 32.0 * (x != y);
+         return double(x < y) + 2.0 * (x <= y) + 4.0 * (x > y) + 8.0 * (x >= y) + 16.0 * (x == y) +
+                32.0 * (x != y);
        }},
       {"logic and mux",
        [](auto x, auto y) {

@@ -75,18 +75,30 @@ TYPED_TEST(OrderedSum, OnlyThePrefixOfNElementsIsWritten) {
 TYPED_TEST(OrderedSum, BadInputIsRefusedByName) {
   using View = Kokkos::View<double*, typename TypeParam::memory_space>;
   View a("a", 10), b("b", 10), shortOne("short", 5), dst("dst", 10);
-  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, shortOne}, 10); }),
+  EXPECT_EQ(errorOf([&] {
+              orderedSum(TypeParam(), dst, {a, shortOne}, 10);
+            }),
             "kfield::orderedSum: src[1] has 5 elements, fewer than n = 10");
-  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, b}, -1); }),
+  EXPECT_EQ(errorOf([&] {
+              orderedSum(TypeParam(), dst, {a, b}, -1);
+            }),
             "kfield::orderedSum: n must be >= 0, got -1");
   EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {}, 10); }),
             "kfield::orderedSum: needs at least one source");
-  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), dst, {a, dst}, 10); }),
-            "kfield::orderedSum: src[1] overlaps dst; only src[0] may alias dst, and only as the same view");
+  EXPECT_EQ(errorOf([&] {
+              orderedSum(TypeParam(), dst, {a, dst}, 10);
+            }),
+            "kfield::orderedSum: src[1] overlaps dst; only src[0] may alias dst, and only as the "
+            "same view");
   auto shifted = Kokkos::subview(dst, std::pair<int, int>(1, 10));
-  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), shifted, {dst, a}, 9); }),
-            "kfield::orderedSum: src[0] overlaps dst; only src[0] may alias dst, and only as the same view");
-  EXPECT_EQ(errorOf([&] { orderedSum(TypeParam(), shortOne, {a, b}, 10); }),
+  EXPECT_EQ(errorOf([&] {
+              orderedSum(TypeParam(), shifted, {dst, a}, 9);
+            }),
+            "kfield::orderedSum: src[0] overlaps dst; only src[0] may alias dst, and only as the "
+            "same view");
+  EXPECT_EQ(errorOf([&] {
+              orderedSum(TypeParam(), shortOne, {a, b}, 10);
+            }),
             "kfield::orderedSum: dst has 5 elements, fewer than n = 10");
 }
 

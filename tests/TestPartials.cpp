@@ -68,9 +68,11 @@ TYPED_TEST(Partials, MergeIsAssociative) {
   auto b = ownerPartials<TypeParam>(x, cuts[1], cuts[2]);
   auto c = ownerPartials<TypeParam>(x, cuts[2], cuts[3]);
   auto d = ownerPartials<TypeParam>(x, cuts[3], cuts[4]);
-  const double leftFirst = finishPartials(mergePartials(mergePartials(mergePartials(a, b), c), d))[0];
+  const double leftFirst =
+      finishPartials(mergePartials(mergePartials(mergePartials(a, b), c), d))[0];
   const double pairs = finishPartials(mergePartials(mergePartials(a, b), mergePartials(c, d)))[0];
-  const double rightFirst = finishPartials(mergePartials(a, mergePartials(b, mergePartials(c, d))))[0];
+  const double rightFirst =
+      finishPartials(mergePartials(a, mergePartials(b, mergePartials(c, d))))[0];
   EXPECT_EQ(bitsOf(leftFirst), bitsOf(referenceSum(x)));
   EXPECT_EQ(bitsOf(pairs), bitsOf(leftFirst));
   EXPECT_EQ(bitsOf(rightFirst), bitsOf(leftFirst));
@@ -99,9 +101,8 @@ TYPED_TEST(Partials, EveryChunkingFromChunkSamplesGivesTheSameBits) {
 template <class Space>
 kfield::Partials<double> vectorPartials(const std::vector<double>& v, std::int64_t width,
                                         std::int64_t begin, std::int64_t end, std::int64_t n) {
-  Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space> share("share",
-                                                                                   end - begin,
-                                                                                   width);
+  Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space> share(
+      "share", end - begin, width);
   Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
       host(v.data() + begin * width, end - begin, width);
   Kokkos::deep_copy(share, host);
@@ -141,8 +142,9 @@ TYPED_TEST(Partials, BadRangesAreRefusedByName) {
     finishPartials(a);
     FAIL() << "no error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(),
-                 "kfield::finishPartials: the partials cover [0, 40), not the whole sequence [0, 100)");
+    EXPECT_STREQ(
+        e.what(),
+        "kfield::finishPartials: the partials cover [0, 40), not the whole sequence [0, 100)");
   }
   EXPECT_THROW(canonicalPartials(TypeParam(), onSpace<TypeParam>(x), 1, 100),
                std::invalid_argument);  // samples [1, 101) do not lie in 100
@@ -155,11 +157,15 @@ TYPED_TEST(Partials, BadRangesAreRefusedByName) {
 TYPED_TEST(Partials, AppendedNodesMustFollowOneAnother) {
   auto p = emptyPartials<double>(4, 10);
   const double one = 1.0;
-  EXPECT_EQ(errorOf([&] { appendNode(p, TreeNode{1, 3}, &one); }),
+  EXPECT_EQ(errorOf([&] {
+              appendNode(p, TreeNode{1, 3}, &one);
+            }),
             "kfield::appendNode: node (level 1, index 3) does not start at sample 4 of 10");
   appendNode(p, TreeNode{2, 1}, &one);
   EXPECT_EQ(p.end, 8);
-  EXPECT_EQ(errorOf([&] { appendNode(p, TreeNode{0, 9}, &one); }),
+  EXPECT_EQ(errorOf([&] {
+              appendNode(p, TreeNode{0, 9}, &one);
+            }),
             "kfield::appendNode: node (level 0, index 9) does not start at sample 8 of 10");
   appendNode(p, TreeNode{3, 1}, &one);  // samples [8, 10): the rest of the sequence
   EXPECT_EQ(p.end, 10);

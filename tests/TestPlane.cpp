@@ -17,9 +17,10 @@ TYPED_TEST_SUITE(Plane, Spaces, SpaceNames);
 template <class Space>
 std::vector<double> planeToHost(const kfield::Plane<typename Space::memory_space>& p) {
   std::vector<double> out(p.span());
-  Kokkos::deep_copy(Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace,
-                                 Kokkos::MemoryUnmanaged>(out.data(), p.extent(0), p.extent(1)),
-                    p);
+  Kokkos::deep_copy(
+      Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+          out.data(), p.extent(0), p.extent(1)),
+      p);
   return out;
 }
 

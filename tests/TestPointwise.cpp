@@ -24,9 +24,11 @@ PointwiseProgram crossingProgram() {
   p.slots = 40;
   p.assignments = {
       each(0, 8, Expr::indexed(20) * Expr(1.5) + Expr::indexed(0)),
-      fold(8, Binary::Add, 30, Expr::indexed(10) * Expr::indexed(10) - min(Expr::indexed(0), Expr(0.25))),
+      fold(8, Binary::Add, 30,
+           Expr::indexed(10) * Expr::indexed(10) - min(Expr::indexed(0), Expr(0.25))),
       each(28, 12, max(Expr::indexed(5), Expr::slot(8)) / Expr(3.0)),
-      set(9, exp(log(abs(Expr::slot(8)) + Expr(1.0))) - floor(Expr::slot(30)) + ceil(Expr::slot(31))),
+      set(9,
+          exp(log(abs(Expr::slot(8)) + Expr(1.0))) - floor(Expr::slot(30)) + ceil(Expr::slot(31))),
       fold(39, Binary::Max, 25, -Expr::indexed(2)),
       each(10, 20, sqrt(abs(Expr::indexed(10))) * Expr::slot(39)),
   };
@@ -59,9 +61,8 @@ std::vector<double> onDevice(const PointwiseProgram& program, const std::vector<
     impl::runPointwise(Space(), host, compiled, seg);
   } else {
     Kokkos::parallel_for(
-        "test::pointwise", Kokkos::RangePolicy<Space>(0, 1), KOKKOS_LAMBDA(int) {
-          compiled.template run<PointwiseLanes<Space>::value>(seg);
-        });
+        "test::pointwise", Kokkos::RangePolicy<Space>(0, 1),
+        KOKKOS_LAMBDA(int) { compiled.template run<PointwiseLanes<Space>::value>(seg); });
   }
   Kokkos::deep_copy(h, data);
   return std::vector<double>(h.data(), h.data() + h.extent(0));
@@ -100,15 +101,15 @@ TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
   PointwiseProgram p;
   p.slots = 1000;
   p.assignments = {
-      each(0, 290, Expr::slot(999) - Expr::indexed(310) * Expr::indexed(0)),      // S - V*V
-      fold(295, Binary::Add, 400, Expr(0.5) * Expr::indexed(300)),               // S*V
-      each(700, 250, Expr::slot(295) * Expr(2.0) - Expr::slot(1)),               // uniform each
-      fold(296, Binary::Max, 300, Expr::slot(2) + Expr(1.0)),                    // uniform fold
+      each(0, 290, Expr::slot(999) - Expr::indexed(310) * Expr::indexed(0)),  // S - V*V
+      fold(295, Binary::Add, 400, Expr(0.5) * Expr::indexed(300)),            // S*V
+      each(700, 250, Expr::slot(295) * Expr(2.0) - Expr::slot(1)),            // uniform each
+      fold(296, Binary::Max, 300, Expr::slot(2) + Expr(1.0)),                 // uniform fold
       fold(297, Binary::Mul, 200, Expr(1.0) + abs(Expr::indexed(500)) / Expr(64.0)),
-      each(500, 190, -Expr::indexed(301) + sqrt(abs(Expr::indexed(710)))),        // unary on reads
-      each(301, 199, Expr::indexed(301) - Expr::slot(0) * Expr::indexed(701)),    // in place
-      each(960, 40, Expr::indexed(0)),                                           // a bare read
-      each(800, 150, abs(Expr::indexed(400))),                                   // ends unary
+      each(500, 190, -Expr::indexed(301) + sqrt(abs(Expr::indexed(710)))),      // unary on reads
+      each(301, 199, Expr::indexed(301) - Expr::slot(0) * Expr::indexed(701)),  // in place
+      each(960, 40, Expr::indexed(0)),                                          // a bare read
+      each(800, 150, abs(Expr::indexed(400))),                                  // ends unary
   };
   for (std::uint64_t seed : {5u, 6u}) {
     const auto start = randomSlots(1000, seed);
@@ -117,7 +118,8 @@ TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
     for (bool parallel : {false, true}) {
       const auto got = onDevice<TypeParam>(p, start, parallel, wide);
       for (std::size_t j = 0; j < got.size(); ++j) {
-        ASSERT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << "slot " << j << " seed " << seed << " parallel " << parallel;
+        ASSERT_EQ(bitsOf(got[j]), bitsOf(expected[j]))
+            << "slot " << j << " seed " << seed << " parallel " << parallel;
       }
     }
   }
@@ -162,7 +164,8 @@ TEST(PointwiseProgram, BadProgramsAreNamed) {
   p.assignments = {each(2, 4, Expr::indexed(2) + Expr::indexed(6))};  // own slot and beyond
   EXPECT_EQ(errorOf([&] { validate(p, "rule"); }), "no error");
   p.assignments = {each(8, 4, Expr(1.0))};
-  EXPECT_EQ(errorOf([&] { validate(p, "rule"); }), "rule: assignment 0: writes slots [8, 12) of 10");
+  EXPECT_EQ(errorOf([&] { validate(p, "rule"); }),
+            "rule: assignment 0: writes slots [8, 12) of 10");
   p.assignments = {set(0, Expr::indexed(9) + Expr::slot(10))};
   EXPECT_EQ(errorOf([&] { validate(p, "rule"); }), "rule: assignment 0: reads slot 10 of 10");
   Expr deep = Expr(1.0);
@@ -171,13 +174,22 @@ TEST(PointwiseProgram, BadProgramsAreNamed) {
   EXPECT_EQ(errorOf([&] { validate(p, "rule"); }),
             "rule: assignment 0: the expression needs 21 stack entries (at most 16); write long "
             "sums as a fold");
-  EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 0}); }),
+  EXPECT_EQ(errorOf([] {
+              decode({4, 1, 0, 1, 0});
+            }),
             "kfield::pointwise::decode: the words end before a code length (word 5)");
-  EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 9, 1, 0}); }),
+  EXPECT_EQ(errorOf([] {
+              decode({4, 1, 0, 1, 9, 1, 0});
+            }),
             "kfield::pointwise::decode: word 4: unknown form 9");
-  EXPECT_EQ(errorOf([] { decode({4, 1, 0, 1, 0, 1, 77}); }),
+  EXPECT_EQ(errorOf([] {
+              decode({4, 1, 0, 1, 0, 1, 77});
+            }),
             "kfield::pointwise::decode: assignment 0: unknown opcode 77 at code word 0");
-  EXPECT_EQ(errorOf([] { decode({4, 0, 5}); }), "kfield::pointwise::decode: 1 words after the last assignment");
+  EXPECT_EQ(errorOf([] {
+              decode({4, 0, 5});
+            }),
+            "kfield::pointwise::decode: 1 words after the last assignment");
   EXPECT_EQ(errorOf([] {
               PointwiseProgram w;
               w.slots = 4;

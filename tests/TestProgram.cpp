@@ -23,8 +23,9 @@ const Network& line() {
 }
 
 template <class Space>
-std::vector<double> runLine(const TracedProgram& program, std::int64_t rounds,
-                            const std::vector<std::pair<std::string, std::vector<double>>>& sensors) {
+std::vector<double> runLine(
+    const TracedProgram& program, std::int64_t rounds,
+    const std::vector<std::pair<std::string, std::vector<double>>>& sensors) {
   BasicSimulation<Space> sim(program, line(), 1);
   for (const auto& [name, values] : sensors) {
     for (int d = 0; d < 6; ++d) sim.sensor(name).set(d, values[d]);
@@ -56,10 +57,10 @@ TYPED_TEST(Alignment, OneSidedBranchKeepsEveryoneAlignedAfterwards) {
     auto program = trace([&](Program& p) {
       const auto source = p.sense<bool>("source");
       const auto estimate = toDouble(p.uid());
-      const auto nearest =
-          useBranch ? p.branch(source, [&] { return p.constant(0.0); },
-                               [&] { return p.neighbors(estimate).min(); })
-                    : p.mux(source, 0.0, p.neighbors(estimate).min());
+      const auto nearest = useBranch ? p.branch(
+                                           source, [&] { return p.constant(0.0); },
+                                           [&] { return p.neighbors(estimate).min(); })
+                                     : p.mux(source, 0.0, p.neighbors(estimate).min());
       return p.neighbors(nearest).count();
     });
     EXPECT_EQ(runLine<TypeParam>(program, 2, {{"source", {0, 0, 1, 0, 0, 0}}}),
@@ -135,10 +136,9 @@ TEST(Trace, DuplicatePathsAndBadNamesAreRefused) {
               return p.pinned("beacon", [&] { return p.neighbors(p.constant(2.0)).sum(); });
             }),
             "kfield::trace: two call sites have the path 'beacon'");
-  EXPECT_EQ(traceError([](Program& p) {
-              return p.aggregate("a/b", [&] { return p.constant(1.0); });
-            }),
-            "kfield::trace: an aggregate name must be non-empty, without '/' or '@': 'a/b'");
+  EXPECT_EQ(
+      traceError([](Program& p) { return p.aggregate("a/b", [&] { return p.constant(1.0); }); }),
+      "kfield::trace: an aggregate name must be non-empty, without '/' or '@': 'a/b'");
   EXPECT_EQ(traceError([](Program& p) {
               p.sense<int>("x");
               return p.sense<double>("x");
@@ -150,7 +150,8 @@ TEST(Trace, PathsFollowPhyeldsRules) {
   auto program = trace([](Program& p) {
     const auto a = p.neighbors(p.constant(1.0)).sum();
     const auto b = p.aggregate("gradient", [&] { return p.neighbors(a).min(); });
-    return p.branch(p.sense<bool>("s"), [&] { return p.neighbors(b).max(); }, [&] { return b; });
+    return p.branch(
+        p.sense<bool>("s"), [&] { return p.neighbors(b).max(); }, [&] { return b; });
   });
   std::vector<std::string> paths;
   for (const auto& e : program.exports) paths.push_back(e.path);

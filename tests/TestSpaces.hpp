@@ -2,8 +2,8 @@
 #ifndef KFIELD_TEST_TESTSPACES_HPP
 #define KFIELD_TEST_TESTSPACES_HPP
 
-#include <TestCategory.hpp>
 #include <gtest/gtest.h>
+#include <TestCategory.hpp>
 
 #include <cstdint>
 #include <cstring>

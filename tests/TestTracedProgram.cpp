@@ -16,7 +16,8 @@ namespace {
 // see (exports, states, the output, a keyed read that records presence) always stays.
 TEST(TracedProgram, DeadOperationsAreNotReplayed) {
   auto count = [](const TracedProgram& t, impl::OpCode code) {
-    return std::count_if(t.ops.begin(), t.ops.end(), [&](const impl::Op& op) { return op.code == code; });
+    return std::count_if(t.ops.begin(), t.ops.end(),
+                         [&](const impl::Op& op) { return op.code == code; });
   };
   const auto hop = trace([](Program& p) {
     (void)(p.sense<double>("unused") * 2.0);
@@ -31,9 +32,13 @@ TEST(TracedProgram, DeadOperationsAreNotReplayed) {
   });
   EXPECT_EQ(count(withSelf, impl::OpCode::ShareRead), 1);
   const auto keyed = trace([](Program& p) {
-    return p.branch(p.sense<bool>("s"), [&] {
-      return p.share(0.0, [&](const NbrField<double>& x) { return x.excludeSelf().max() + 1.0; });
-    }, [&] { return p.constant(0.0); });
+    return p.branch(
+        p.sense<bool>("s"),
+        [&] {
+          return p.share(0.0,
+                         [&](const NbrField<double>& x) { return x.excludeSelf().max() + 1.0; });
+        },
+        [&] { return p.constant(0.0); });
   });
   EXPECT_EQ(count(keyed, impl::OpCode::ShareRead), 1);
 }
@@ -52,7 +57,10 @@ TEST(TracedProgram, DescriptionListsWhatRuns) {
     EXPECT_NE(hop.description.nodes[i].kind, "share.read") << "node " << i;
   }
   const std::string text = describe(hop);
-  EXPECT_EQ(text.rfind("hop: " + std::to_string(hop.ops.size()) + " nodes, 1 exports, 0 states, 2 sensors", 0), 0u)
+  EXPECT_EQ(
+      text.rfind(
+          "hop: " + std::to_string(hop.ops.size()) + " nodes, 1 exports, 0 states, 2 sensors", 0),
+      0u)
       << text;
   EXPECT_EQ(text.find("mul"), std::string::npos) << text;
 }

@@ -26,12 +26,14 @@ TYPED_TEST(Update, ShippedRulesMatchTheDefinitionBitForBit) {
     std::vector<double> slots(static_cast<std::size_t>(2 * k + m + 1));
     for (double& v : slots) v = u(rng);
     for (std::int64_t c = 2 * k; c < m; ++c) {  // Adam's step counter and powers start as shipped
-      slots[static_cast<std::size_t>(k + c)] = valueOf(rule.initialState[static_cast<std::size_t>(c)]);
+      slots[static_cast<std::size_t>(k + c)] =
+          valueOf(rule.initialState[static_cast<std::size_t>(c)]);
     }
     slots.back() = 0.05;  // the rate
     Kokkos::View<double*, Memory> device("slots", slots.size());
-    Kokkos::deep_copy(device, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                  slots.data(), slots.size()));
+    Kokkos::deep_copy(device,
+                      Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          slots.data(), slots.size()));
     const PointwiseUpdate<TypeParam> update(rule.update, k, m);
     double* base = device.data();
     for (int step = 0; step < 3; ++step) {
@@ -49,8 +51,9 @@ TYPED_TEST(Update, WritingTheMeanIsRefused) {
   PointwiseProgram bad;
   bad.slots = 2 * 2 + 0 + 1;
   bad.assignments = {pointwise::set(2, pointwise::Expr(1.0))};  // slot 2: the mean
-  EXPECT_EQ(errorOf([&] { PointwiseUpdate<TypeParam>(bad, 2, 0); }),
-            "kfield::PointwiseUpdate: assignment 0 writes slot 2, which this program may not write");
+  EXPECT_EQ(
+      errorOf([&] { PointwiseUpdate<TypeParam>(bad, 2, 0); }),
+      "kfield::PointwiseUpdate: assignment 0 writes slot 2, which this program may not write");
 }
 
 }  // namespace

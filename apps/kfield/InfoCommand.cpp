@@ -38,10 +38,10 @@ nlohmann::ordered_json infoJson(const BuildInfo& build, const Topology& topo) {
   for (const CacheLevel& c : topo.caches) {
     caches.push_back({{"name", c.name}, {"bytes", c.bytes}, {"count", c.count}});
   }
-  j["topology"] = {{"hwloc", topo.hwlocVersion}, {"packages", topo.packages},
-                   {"numa_nodes", topo.numaNodes}, {"cores", topo.cores},
-                   {"pus", topo.pus},           {"caches", caches},
-                   {"binding", topo.binding}};
+  j["topology"] = {
+      {"hwloc", topo.hwlocVersion}, {"packages", topo.packages}, {"numa_nodes", topo.numaNodes},
+      {"cores", topo.cores},        {"pus", topo.pus},           {"caches", caches},
+      {"binding", topo.binding}};
   j["mpi"] = {{"enabled", build.mpi}, {"library", mpiLibraryVersion()}};
   const std::string hdf5 = hdf5LibraryVersion();
   j["hdf5"] = {{"enabled", !hdf5.empty()}, {"version", hdf5}};
@@ -52,8 +52,7 @@ void printText(const BuildInfo& build, const Topology& topo, std::ostream& out) 
   out << "kfield " << build.version << " (revision " << build.gitRevision << ")\n"
       << "build:      " << build.buildType << ", " << build.compiler << ", flags \""
       << build.cxxFlags << "\"\n"
-      << "Kokkos:     " << build.kokkosVersion << ", backends " << joined(build.backends)
-      << "\n";
+      << "Kokkos:     " << build.kokkosVersion << ", backends " << joined(build.backends) << "\n";
   for (const SpaceInfo& s : enabledSpaces()) {
     out << "  " << s.name << ": concurrency " << s.concurrency
         << (s.isDefault ? " (default execution space)" : "") << "\n";
@@ -61,8 +60,7 @@ void printText(const BuildInfo& build, const Topology& topo, std::ostream& out) 
   out << "topology:   " << describe(topo) << " (hwloc " << topo.hwlocVersion << ")\n"
       << "binding:    PUs " << (topo.binding.empty() ? "unknown" : topo.binding) << "\n"
       << "MPI:        "
-      << (build.mpi ? "enabled (" + mpiLibraryVersion() + ")" : std::string("disabled"))
-      << "\n";
+      << (build.mpi ? "enabled (" + mpiLibraryVersion() + ")" : std::string("disabled")) << "\n";
   const std::string hdf5 = hdf5LibraryVersion();
   out << "HDF5:       " << (hdf5.empty() ? std::string("disabled") : "enabled (" + hdf5 + ")")
       << "\n";
@@ -72,7 +70,8 @@ void printText(const BuildInfo& build, const Topology& topo, std::ostream& out) 
 
 Command addInfoCommand(CLI::App& app) {
   CLI::App* info = app.add_subcommand(
-      "info", "Version, Kokkos backends, hwloc topology, MPI and HDF5.\nExample: kfield info --json");
+      "info",
+      "Version, Kokkos backends, hwloc topology, MPI and HDF5.\nExample: kfield info --json");
   auto json = std::make_shared<bool>(false);
   info->add_flag("--json", *json, "Print one JSON object instead of text");
   return {info, [json] {

@@ -5,6 +5,7 @@
 #include <kfield/field/Programs.hpp>
 #include <kfield/sim/Simulation.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,7 +13,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <unistd.h>
 
 namespace kfield::cli {
 namespace {
@@ -31,7 +31,8 @@ struct RunOptions {
 
 std::string programNames() {
   std::string names;
-  for (const lib::LibraryProgram& p : lib::programs()) names += (names.empty() ? "" : ", ") + p.name;
+  for (const lib::LibraryProgram& p : lib::programs())
+    names += (names.empty() ? "" : ", ") + p.name;
   return names;
 }
 
@@ -115,7 +116,8 @@ int runProgram(const RunOptions& o) {
       progress.update(ran);
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const auto out = sim.output();
   double lo = lib::kInfinity, hi = -lib::kInfinity, sum = 0;
@@ -131,7 +133,8 @@ int runProgram(const RunOptions& o) {
             << "device-rounds per second: " << double(n) * double(ran) / std::max(seconds, 1e-12)
             << " (" << seconds << " s)\n"
             << "final field (sample 0): " << finite << " finite of " << n;
-  if (finite > 0) std::cout << ", min " << lo << ", max " << hi << ", mean " << sum / double(finite);
+  if (finite > 0)
+    std::cout << ", min " << lo << ", max " << hi << ", mean " << sum / double(finite);
   std::cout << "\n";
   if (o.print) {
     std::cout.precision(17);

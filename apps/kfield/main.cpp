@@ -10,9 +10,10 @@
 
 int main(int argc, char* argv[]) {
   using namespace kfield::cli;
-  CLI::App app{"kfield: aggregate (field-calculus) programs on Kokkos, bitwise reproducible.\n"
-               "Example: kfield run hop-gradient --network grid:1000x1000",
-               "kfield"};
+  CLI::App app{
+      "kfield: aggregate (field-calculus) programs on Kokkos, bitwise reproducible.\n"
+      "Example: kfield run hop-gradient --network grid:1000x1000",
+      "kfield"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", std::string(KFIELD_VERSION_STRING));
   int threads = 0;

@@ -35,7 +35,8 @@ int main(int argc, char* argv[]) {
                 {points.begin() + 100, points.begin() + 650},
                 {points.begin() + 650, points.end()}};
   if (const auto verdict = admitted(sys); !verdict) {
-    std::fprintf(stderr, "not admitted: %s: %s\n", describe(verdict.condition).c_str(), verdict.detail.c_str());
+    std::fprintf(stderr, "not admitted: %s: %s\n", describe(verdict.condition).c_str(),
+                 verdict.detail.c_str());
     return 1;
   }
 

@@ -25,8 +25,7 @@ template <class ExecSpace, class PlaneView, class From>
 PlaneView gatherSamples(const ExecSpace& space, const PlaneView& plane, const From& from) {
   impl::staticCheckView<ExecSpace, PlaneView>();
   const auto samples = static_cast<std::int64_t>(plane.extent(1));
-  PlaneView moved(Kokkos::ViewAllocateWithoutInitializing(plane.label()), plane.extent(0),
-                  samples);
+  PlaneView moved(Kokkos::ViewAllocateWithoutInitializing(plane.label()), plane.extent(0), samples);
   Kokkos::parallel_for(
       "kfield::plane::gather_samples",
       Kokkos::RangePolicy<ExecSpace>(space, 0, std::int64_t(plane.extent(0)) * samples),
@@ -48,8 +47,8 @@ void accumulatePrefix(const ExecSpace& space, const AccView& acc, const GView& g
   const char* who = "kfield::accumulatePrefix";
   const std::int64_t rows = impl::prefixRows(who, acc, count, "acc");
   if (impl::prefixRows(who, g, count, "g") != rows) {
-    impl::invalidArgument(who, "acc has " + std::to_string(rows) + " rows, g has " +
-                                   std::to_string(g.extent(0)));
+    impl::invalidArgument(
+        who, "acc has " + std::to_string(rows) + " rows, g has " + std::to_string(g.extent(0)));
   }
   if (impl::overlaps(acc, g)) impl::invalidArgument(who, "g overlaps acc");
   if (rows == 0 || count == 0) return;

@@ -1,4 +1,4 @@
-// Everything a kfield user needs, in one include: the public headers, in the order data flows.
+// Everything a kfield user needs, in one include: every public header, none of the internals.
 #ifndef KFIELD_KFIELD_HPP
 #define KFIELD_KFIELD_HPP
 
@@ -8,20 +8,14 @@
 #include "kfield/backends/ExecutionSpaces.hpp"
 #include "kfield/backends/SpaceInfo.hpp"
 #include "kfield/backends/Tuning.hpp"
-#include "kfield/graph/Description.hpp"
-#include "kfield/net/Network.hpp"
-#include "kfield/net/NetworkView.hpp"
 #include "kfield/field/Field.hpp"
 #include "kfield/field/Library.hpp"
 #include "kfield/field/Operators.hpp"
 #include "kfield/field/Program.hpp"
 #include "kfield/field/Programs.hpp"
 #include "kfield/field/TracedProgram.hpp"
-#include "kfield/sim/Simulation.hpp"
-#include "kfield/sum/Canonical.hpp"
-#include "kfield/sum/Chunking.hpp"
-#include "kfield/sum/OrderedSum.hpp"
-#include "kfield/sum/Partials.hpp"
+#include "kfield/graph/Description.hpp"
+#include "kfield/io/Hdf5Library.hpp"
 #include "kfield/learn/Contribution.hpp"
 #include "kfield/learn/DataParallelSystem.hpp"
 #include "kfield/learn/Identity.hpp"
@@ -32,9 +26,15 @@
 #include "kfield/learn/Pointwise.hpp"
 #include "kfield/learn/Rules.hpp"
 #include "kfield/learn/Update.hpp"
+#include "kfield/net/Network.hpp"
+#include "kfield/net/NetworkView.hpp"
 #include "kfield/rt/BuildInfo.hpp"
 #include "kfield/rt/Runtime.hpp"
 #include "kfield/rt/Topology.hpp"
-#include "kfield/io/Hdf5Library.hpp"
+#include "kfield/sim/Simulation.hpp"
+#include "kfield/sum/Canonical.hpp"
+#include "kfield/sum/Chunking.hpp"
+#include "kfield/sum/OrderedSum.hpp"
+#include "kfield/sum/Partials.hpp"
 
 #endif

@@ -16,7 +16,9 @@ using impl::OpCode;
 using impl::Operand;
 
 namespace {
-[[noreturn]] void traceError(const std::string& what) { impl::invalidArgument("kfield::trace", what); }
+[[noreturn]] void traceError(const std::string& what) {
+  impl::invalidArgument("kfield::trace", what);
+}
 }  // namespace
 
 namespace {
@@ -216,24 +218,20 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
         op.slot = x.local.slot;
         node.reads.push_back("export:" + traced_.exports[x.plane].path);
         break;
-      case EntryCode::EdgeLength:
-        node.reads.push_back("network:lengths");
-        break;
+      case EntryCode::EdgeLength: node.reads.push_back("network:lengths"); break;
       case EntryCode::Local:
         op.slot = x.local.slot;
         node.reads.push_back(keyOf(x.local));
         break;
-      case EntryCode::Constant:
-        op.constant = x.local.constant;
-        break;
+      case EntryCode::Constant: op.constant = x.local.constant; break;
       default:
         op.a = self(self, x.a);
         op.b = self(self, x.b);
         if (x.c >= 0) op.c = self(self, x.c);
     }
     if (program.size() >= std::size_t(impl::kMaxEntryOps)) {
-      traceError("a neighbor-field expression has more than " +
-                 std::to_string(impl::kMaxEntryOps) + " parts");
+      traceError("a neighbor-field expression has more than " + std::to_string(impl::kMaxEntryOps) +
+                 " parts");
     }
     program.push_back(op);
     return registerOf[e] = static_cast<std::int32_t>(program.size() - 1);
@@ -280,9 +278,9 @@ void Program::enterSide(const BranchScope& scope, bool left) {
   if (!left) popLevel();
   Operand side = scope.cond;
   if (!left) side = emit(OpCode::Not, "not", scope.cond);
-  mask_ = scope.savedMask < 0 ? (side.slot < 0 ? emit(OpCode::Or, "or", side, side).slot
-                                               : side.slot)
-                              : emit(OpCode::And, "and", Operand{scope.savedMask, 0.0}, side).slot;
+  mask_ = scope.savedMask < 0
+              ? (side.slot < 0 ? emit(OpCode::Or, "or", side, side).slot : side.slot)
+              : emit(OpCode::And, "and", Operand{scope.savedMask, 0.0}, side).slot;
   pushLevel(scope.path + (left ? "/align_left" : "/align_right"));
 }
 

@@ -32,23 +32,30 @@ TracedProgram traced(const char* name, F&& f) {
 
 const std::vector<LibraryProgram>& programs() {
   static const std::vector<LibraryProgram> table{
-      {"hop-gradient", "hops to the nearest source", {"source"},
+      {"hop-gradient",
+       "hops to the nearest source",
+       {"source"},
        [](const Network&, const ProgramSettings&) {
          return traced("hop-gradient", [](Program& p) { return hopGradient(p, source(p)); });
        }},
-      {"distance-gradient", "distance to the nearest source along edge lengths", {"source"},
+      {"distance-gradient",
+       "distance to the nearest source along edge lengths",
+       {"source"},
        [](const Network&, const ProgramSettings&) {
          return traced("distance-gradient",
                        [](Program& p) { return distanceGradient(p, source(p)); });
        }},
-      {"broadcast", "the value at the nearest source", {"source", "value"},
+      {"broadcast",
+       "the value at the nearest source",
+       {"source", "value"},
        [](const Network&, const ProgramSettings&) {
          return traced("broadcast", [](Program& p) {
            const Field<bool> s = source(p);
            return broadcast(p, s, value(p));
          });
        }},
-      {"collect-sum", "the sum of value over each source's catchment, at the source",
+      {"collect-sum",
+       "the sum of value over each source's catchment, at the source",
        {"source", "value"},
        [](const Network&, const ProgramSettings&) {
          return traced("collect-sum", [](Program& p) {
@@ -56,7 +63,9 @@ const std::vector<LibraryProgram>& programs() {
            return collectSum(p, s, value(p));
          });
        }},
-      {"election", "the id of the nearest leader (leaders more than radius hops apart)", {},
+      {"election",
+       "the id of the nearest leader (leaders more than radius hops apart)",
+       {},
        [](const Network&, const ProgramSettings& s) {
          if (s.radius < 0) {
            impl::invalidArgument("kfield::lib::election",
@@ -64,7 +73,8 @@ const std::vector<LibraryProgram>& programs() {
          }
          return traced("election", [&](Program& p) { return election(p, s.radius); });
        }},
-      {"channel", "1 on the devices of a channel from source to destination round obstacles",
+      {"channel",
+       "1 on the devices of a channel from source to destination round obstacles",
        {"source", "destination", "obstacle"},
        [](const Network&, const ProgramSettings&) {
          return traced("channel", [](Program& p) {
@@ -73,11 +83,15 @@ const std::vector<LibraryProgram>& programs() {
            return channel(p, s, destination, p.sense<bool>("obstacle"), 0.5);
          });
        }},
-      {"gossip-max", "the largest value in the device's part of the network", {"value"},
+      {"gossip-max",
+       "the largest value in the device's part of the network",
+       {"value"},
        [](const Network&, const ProgramSettings&) {
          return traced("gossip-max", [](Program& p) { return gossipMax(p, value(p)); });
        }},
-      {"consensus", "averaging consensus of value", {"value"},
+      {"consensus",
+       "averaging consensus of value",
+       {"value"},
        [](const Network& net, const ProgramSettings& s) {
          if (!(s.rate >= 0.0) || !std::isfinite(s.rate)) {
            impl::invalidArgument("kfield::lib::consensus",

@@ -60,8 +60,9 @@ AdmissionResult admitted(const DataParallelSystem& sys) {
                                             " slots, 2k + m + 1 = " + str(2 * k + m + 1));
   }
   if (static_cast<std::int64_t>(sys.initialParameters.size()) != k) {
-    return fail(Admission::InitialParameters,
-                str(static_cast<std::int64_t>(sys.initialParameters.size())) + " words, k = " + str(k));
+    return fail(
+        Admission::InitialParameters,
+        str(static_cast<std::int64_t>(sys.initialParameters.size())) + " words, k = " + str(k));
   }
   if (auto j = writesOutside(sys.contribution, k + s, 2 * k + s); j >= 0) {
     return fail(Admission::ContributionWritesOutside,
@@ -76,7 +77,8 @@ AdmissionResult admitted(const DataParallelSystem& sys) {
                     ", outputs are [0, " + str(k + m) + ")");
   }
   if (sys.owners.size() < 2) {
-    return fail(Admission::FewerThanTwoOwners, str(static_cast<std::int64_t>(sys.owners.size())) + " owner(s)");
+    return fail(Admission::FewerThanTwoOwners,
+                str(static_cast<std::int64_t>(sys.owners.size())) + " owner(s)");
   }
   const std::int64_t mass = sys.totalMass();
   if (mass == 0) return fail(Admission::NoSamples, "no owner holds a sample");
@@ -84,10 +86,11 @@ AdmissionResult admitted(const DataParallelSystem& sys) {
   for (std::size_t o = 0; o < sys.owners.size(); ++o) {
     for (std::size_t j = 0; j < sys.owners[o].size(); ++j) {
       if (static_cast<std::int64_t>(sys.owners[o][j].size()) != s) {
-        return fail(Admission::SampleWidth, "owner " + str(static_cast<std::int64_t>(o)) + " sample " +
-                                                str(static_cast<std::int64_t>(j)) + " has " +
-                                                str(static_cast<std::int64_t>(sys.owners[o][j].size())) +
-                                                " words, s = " + str(s));
+        return fail(Admission::SampleWidth,
+                    "owner " + str(static_cast<std::int64_t>(o)) + " sample " +
+                        str(static_cast<std::int64_t>(j)) + " has " +
+                        str(static_cast<std::int64_t>(sys.owners[o][j].size())) +
+                        " words, s = " + str(s));
       }
     }
   }

@@ -63,9 +63,9 @@ LearnerPlan planLearner(const DataParallelSystem& system, const OwnerPlacement& 
   if (partitionState >= 0) {
     const std::string problem = separabilityProblem(system, partitionState);
     if (!problem.empty()) {
-      invalidArgument(kWho, "cannot partition the optimizer state (q = " +
-                                std::to_string(partitionState) +
-                                "): the update is not separable: " + problem);
+      invalidArgument(
+          kWho, "cannot partition the optimizer state (q = " + std::to_string(partitionState) +
+                    "): the update is not separable: " + problem);
     }
     p.perCoordinateState = partitionState;
     // Coordinates split among owners like samples; a replica owns its owners' coordinates.
@@ -79,7 +79,8 @@ LearnerPlan planLearner(const DataParallelSystem& system, const OwnerPlacement& 
 }
 
 void requireSameSystem(const OwnerPlacement& placement, const Digest& identity) {
-  const auto all = placement.allgather(std::vector<unsigned char>(identity.begin(), identity.end()));
+  const auto all =
+      placement.allgather(std::vector<unsigned char>(identity.begin(), identity.end()));
   for (std::size_t r = 1; r < all.size(); ++r) {
     if (all[r] != all[0]) {
       Digest theirs{}, first{};
@@ -98,7 +99,8 @@ void checkHashes(const std::vector<std::uint64_t>& hashes, const char* replicaNo
     if (hashes[r] != hashes[0]) {
       char text[160];
       std::snprintf(text, sizeof text,
-                    "owners disagree after step %" PRId64 ": %s %zu's parameters and state hash "
+                    "owners disagree after step %" PRId64
+                    ": %s %zu's parameters and state hash "
                     "to %016" PRIx64 ", %s 0's to %016" PRIx64,
                     step, replicaNoun, r, hashes[r], replicaNoun, hashes[0]);
       runtimeError(kWho, text);

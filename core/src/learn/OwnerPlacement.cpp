@@ -18,8 +18,8 @@ void check(int rc, const char* call) {
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
     MPI_Error_string(rc, text, &len);
-    impl::runtimeError(kWho, std::string(call) + " failed: " +
-                                 std::string(text, static_cast<std::size_t>(len)));
+    impl::runtimeError(
+        kWho, std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(len)));
   }
 }
 #endif
@@ -28,8 +28,8 @@ void check(int rc, const char* call) {
 // then the values.
 std::vector<unsigned char> serialize(const Partials<double>& p) {
   impl::ByteWriter out;
-  for (std::int64_t v : {p.n, p.begin, p.end, std::int64_t(p.width),
-                         static_cast<std::int64_t>(p.nodes.size())}) {
+  for (std::int64_t v :
+       {p.n, p.begin, p.end, std::int64_t(p.width), static_cast<std::int64_t>(p.nodes.size())}) {
     out.word(static_cast<std::uint64_t>(v));
   }
   for (const TreeNode& node : p.nodes) {
@@ -70,7 +70,8 @@ Partials<double> deserialize(const std::vector<unsigned char>& bytes) {
 OwnerPlacement OwnerPlacement::overRanks(MPI_Comm comm) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized) impl::invalidArgument("kfield::OwnerPlacement::overRanks", "MPI is not initialised");
+  if (!initialized)
+    impl::invalidArgument("kfield::OwnerPlacement::overRanks", "MPI is not initialised");
   OwnerPlacement p;
   p.comm_ = comm;
   check(MPI_Comm_size(comm, &p.ranks_), "MPI_Comm_size");

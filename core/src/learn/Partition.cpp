@@ -83,8 +83,8 @@ std::string separabilityProblem(const DataParallelSystem& system, std::int64_t q
   const std::int64_t k = system.parameters;
   const std::int64_t m = system.stateWords();
   if (q < 0 || q * k > m) {
-    return "q k = " + std::to_string(q * k) + " per-coordinate state words, but m = " +
-           std::to_string(m);
+    return "q k = " + std::to_string(q * k) +
+           " per-coordinate state words, but m = " + std::to_string(m);
   }
   const auto& assignments = system.update.assignments;
   for (std::size_t j = 0; j < assignments.size(); ++j) {
@@ -113,7 +113,7 @@ bool separable(const DataParallelSystem& system, std::int64_t q) {
 }
 
 PointwiseProgram ownedProgram(const DataParallelSystem& system, std::int64_t q,
-                                const std::function<bool(std::int64_t)>& owns) {
+                              const std::function<bool(std::int64_t)>& owns) {
   const std::string problem = separabilityProblem(system, q);
   if (!problem.empty()) {
     impl::invalidArgument("kfield::ownedProgram", "the update is not separable under q = " +

@@ -23,8 +23,8 @@ constexpr std::int64_t kMaxSlot = std::int64_t(1) << 55;
 
 std::uint64_t codeWord(std::uint64_t op, std::int64_t slot) {
   if (slot < 0 || slot >= kMaxSlot) {
-    impl::invalidArgument("kfield::pointwise", "slot " + std::to_string(slot) +
-                                                   " is outside [0, 2^55)");
+    impl::invalidArgument("kfield::pointwise",
+                          "slot " + std::to_string(slot) + " is outside [0, 2^55)");
   }
   return op | (static_cast<std::uint64_t>(slot) << 8);
 }
@@ -139,8 +139,8 @@ PointwiseProgram decode(const std::vector<std::uint64_t>& words) {
     a.count = static_cast<std::int64_t>(next("an instance count"));
     const std::uint64_t form = next("a form");
     if (form > 2 + static_cast<std::uint64_t>(Binary::Max)) {
-      impl::invalidArgument(kDecode, "word " + std::to_string(at - 1) + ": unknown form " +
-                                         std::to_string(form));
+      impl::invalidArgument(
+          kDecode, "word " + std::to_string(at - 1) + ": unknown form " + std::to_string(form));
     }
     a.form = form == 0 ? Form::Set : form == 1 ? Form::Each : Form::Fold;
     if (form >= 2) a.fold = static_cast<Binary>(form - 2);
@@ -155,8 +155,8 @@ PointwiseProgram decode(const std::vector<std::uint64_t>& words) {
     p.assignments.push_back(std::move(a));
   }
   if (at != words.size()) {
-    impl::invalidArgument(kDecode, std::to_string(words.size() - at) +
-                                       " words after the last assignment");
+    impl::invalidArgument(kDecode,
+                          std::to_string(words.size() - at) + " words after the last assignment");
   }
   validate(p, kDecode);
   return p;
@@ -170,8 +170,9 @@ void validate(const PointwiseProgram& program, const std::string& what) {
     if (a.form == Form::Set && a.count != 1) bad(what, j, "a set has one instance");
     const std::int64_t span = a.form == Form::Set ? 1 : a.count;
     if (a.dest < 0 || writtenEnd(a) > program.slots) {
-      bad(what, j, "writes slots [" + std::to_string(a.dest) + ", " + std::to_string(writtenEnd(a)) +
-                       ") of " + std::to_string(program.slots));
+      bad(what, j,
+          "writes slots [" + std::to_string(a.dest) + ", " + std::to_string(writtenEnd(a)) +
+              ") of " + std::to_string(program.slots));
     }
     int depth = 0;
     int deepest = 0;
@@ -184,8 +185,8 @@ void validate(const PointwiseProgram& program, const std::string& what) {
       } else if (op == opcode::kRead || op == opcode::kIndexed) {
         const std::int64_t last = operand + (op == opcode::kIndexed ? span : 1);
         if (last > program.slots) {
-          bad(what, j, "reads slot " + std::to_string(last - 1) + " of " +
-                           std::to_string(program.slots));
+          bad(what, j,
+              "reads slot " + std::to_string(last - 1) + " of " + std::to_string(program.slots));
         }
         ++depth;
       } else if (op >= opcode::kUnary && op <= opcode::kUnary + std::uint64_t(Unary::Ceil)) {
@@ -200,21 +201,23 @@ void validate(const PointwiseProgram& program, const std::string& what) {
     }
     if (depth != 1) bad(what, j, "the code leaves " + std::to_string(depth) + " values, not one");
     if (deepest > kMaxDepth) {
-      bad(what, j, "the expression needs " + std::to_string(deepest) + " stack entries (at most " +
-                       std::to_string(kMaxDepth) + "); write long sums as a fold");
+      bad(what, j,
+          "the expression needs " + std::to_string(deepest) + " stack entries (at most " +
+              std::to_string(kMaxDepth) + "); write long sums as a fold");
     }
     if (a.form == Form::Each && a.count > 1) {
       forEachRead(a.code, [&](std::int64_t slot, bool indexed) {
         // Instance i reads slot + i (or slot); another instance writes it when it lies in
         // [dest, dest + count) at a position other than i.
-        const bool clash = indexed ? slot != a.dest && slot < a.dest + a.count &&
-                                         a.dest < slot + a.count
-                                   : slot >= a.dest && slot < a.dest + a.count;
+        const bool clash =
+            indexed ? slot != a.dest && slot < a.dest + a.count && a.dest < slot + a.count
+                    : slot >= a.dest && slot < a.dest + a.count;
         if (clash) {
-          bad(what, j, std::string("its instances read slot ") + (indexed ? "indexed " : "") +
-                           std::to_string(slot) + ", which other instances write (slots [" +
-                           std::to_string(a.dest) + ", " + std::to_string(a.dest + a.count) +
-                           ")); split it into separate assignments");
+          bad(what, j,
+              std::string("its instances read slot ") + (indexed ? "indexed " : "") +
+                  std::to_string(slot) + ", which other instances write (slots [" +
+                  std::to_string(a.dest) + ", " + std::to_string(a.dest + a.count) +
+                  ")); split it into separate assignments");
         }
       });
     }

@@ -39,11 +39,10 @@ UpdateRule adam(std::int64_t k, double beta1, double beta2, double epsilon) {
       pointwise::each(m1, k, Expr(beta1) * Expr::indexed(m1) + Expr(1.0 - beta1) * g),
       pointwise::each(m2, k, Expr(beta2) * Expr::indexed(m2) + Expr(1.0 - beta2) * g * g),
       pointwise::each(0, k,
-                      Expr::indexed(0) - Expr::slot(rate) *
-                                             (Expr::indexed(m1) / (Expr(1.0) - Expr::slot(b1t))) /
-                                             (pointwise::sqrt(Expr::indexed(m2) /
-                                                              (Expr(1.0) - Expr::slot(b2t))) +
-                                              Expr(epsilon)))};
+                      Expr::indexed(0) -
+                          Expr::slot(rate) * (Expr::indexed(m1) / (Expr(1.0) - Expr::slot(b1t))) /
+                              (pointwise::sqrt(Expr::indexed(m2) / (Expr(1.0) - Expr::slot(b2t))) +
+                               Expr(epsilon)))};
   return r;
 }
 

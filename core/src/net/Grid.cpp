@@ -8,15 +8,18 @@ namespace kfield {
 
 Network Network::grid(std::int64_t width, std::int64_t height, int neighborhood) {
   if (width < 1 || height < 1) {
-    impl::invalidArgument("kfield::Network::grid", "width and height must be >= 1, got " + std::to_string(width) + "x" +
-         std::to_string(height));
+    impl::invalidArgument("kfield::Network::grid", "width and height must be >= 1, got " +
+                                                       std::to_string(width) + "x" +
+                                                       std::to_string(height));
   }
   if (neighborhood != 4 && neighborhood != 8) {
-    impl::invalidArgument("kfield::Network::grid", "the neighborhood must be 4 or 8, got " + std::to_string(neighborhood));
+    impl::invalidArgument("kfield::Network::grid",
+                          "the neighborhood must be 4 or 8, got " + std::to_string(neighborhood));
   }
   if (width > kMaxDevices / height) {
-    impl::invalidArgument("kfield::Network::grid", std::to_string(width) + "x" + std::to_string(height) + " is more than " +
-         std::to_string(kMaxDevices) + " devices");
+    impl::invalidArgument("kfield::Network::grid", std::to_string(width) + "x" +
+                                                       std::to_string(height) + " is more than " +
+                                                       std::to_string(kMaxDevices) + " devices");
   }
   const double diagonal = std::sqrt(2.0);
   Network net = build(

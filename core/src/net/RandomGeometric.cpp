@@ -13,16 +13,19 @@ Network Network::fromPositions(std::vector<double> x, std::vector<double> y, dou
   const auto n = static_cast<std::int64_t>(x.size());
   checkDevices("kfield::Network::fromPositions", n);
   if (y.size() != x.size()) {
-    impl::invalidArgument("kfield::Network::fromPositions", std::to_string(x.size()) + " x coordinates but " +
-         std::to_string(y.size()) + " y coordinates");
+    impl::invalidArgument("kfield::Network::fromPositions",
+                          std::to_string(x.size()) + " x coordinates but " +
+                              std::to_string(y.size()) + " y coordinates");
   }
   if (!(radius > 0.0) || !std::isfinite(radius)) {
-    impl::invalidArgument("kfield::Network::fromPositions", "the radius must be finite and > 0, got " + std::to_string(radius));
+    impl::invalidArgument("kfield::Network::fromPositions",
+                          "the radius must be finite and > 0, got " + std::to_string(radius));
   }
   double minX = x[0], minY = y[0], maxX = x[0], maxY = y[0];
   for (std::int64_t i = 0; i < n; ++i) {
     if (!std::isfinite(x[i]) || !std::isfinite(y[i])) {
-      impl::invalidArgument("kfield::Network::fromPositions", "device " + std::to_string(i) + " has a non-finite position");
+      impl::invalidArgument("kfield::Network::fromPositions",
+                            "device " + std::to_string(i) + " has a non-finite position");
     }
     minX = std::min(minX, x[i]), maxX = std::max(maxX, x[i]);
     minY = std::min(minY, y[i]), maxY = std::max(maxY, y[i]);
@@ -63,8 +66,10 @@ Network Network::fromPositions(std::vector<double> x, std::vector<double> y, dou
       [&](std::int64_t i, Row& row) {
         std::int64_t cx, cy;
         cellOf(i, cx, cy);
-        for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch - 1, cy + 1); ++ny) {
-          for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(cw - 1, cx + 1); ++nx) {
+        for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch - 1, cy + 1);
+             ++ny) {
+          for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(cw - 1, cx + 1);
+               ++nx) {
             const std::int64_t c = ny * cw + nx;
             for (std::int64_t k = start[c]; k < start[c + 1]; ++k) {
               const std::int32_t j = members[k];

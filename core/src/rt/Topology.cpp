@@ -51,9 +51,9 @@ Topology readTopology() {
   const struct {
     hwloc_obj_type_t type;
     const char* name;
-  } levels[] = {{HWLOC_OBJ_L1CACHE, "L1d"}, {HWLOC_OBJ_L2CACHE, "L2"},
-                {HWLOC_OBJ_L3CACHE, "L3"},  {HWLOC_OBJ_L4CACHE, "L4"},
-                {HWLOC_OBJ_L5CACHE, "L5"},  {HWLOC_OBJ_L1ICACHE, "L1i"},
+  } levels[] = {{HWLOC_OBJ_L1CACHE, "L1d"},  {HWLOC_OBJ_L2CACHE, "L2"},
+                {HWLOC_OBJ_L3CACHE, "L3"},   {HWLOC_OBJ_L4CACHE, "L4"},
+                {HWLOC_OBJ_L5CACHE, "L5"},   {HWLOC_OBJ_L1ICACHE, "L1i"},
                 {HWLOC_OBJ_L2ICACHE, "L2i"}, {HWLOC_OBJ_L3ICACHE, "L3i"}};
   for (const auto& level : levels) {
     const int n = handle.count(level.type);

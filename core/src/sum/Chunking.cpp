@@ -13,7 +13,8 @@ std::int64_t chunkSamples(std::int64_t budgetBytes, std::int64_t perSampleBytes,
                           std::int64_t leaf) {
   auto fail = [](const std::string& what) { impl::invalidArgument("kfield::chunkSamples", what); };
   if (budgetBytes < 0) fail("budgetBytes must be >= 0, got " + std::to_string(budgetBytes));
-  if (perSampleBytes <= 0) fail("perSampleBytes must be > 0, got " + std::to_string(perSampleBytes));
+  if (perSampleBytes <= 0)
+    fail("perSampleBytes must be > 0, got " + std::to_string(perSampleBytes));
   if (n < 0) fail("n must be >= 0, got " + std::to_string(n));
   if (!isPowerOfTwo(leaf)) fail("leaf must be a power of two, got " + std::to_string(leaf));
 
@@ -38,7 +39,8 @@ std::int64_t ceilSqrt(std::int64_t s) {
 }
 
 std::int64_t defaultWindow(std::int64_t S) {
-  if (S < 0) impl::invalidArgument("kfield::defaultWindow", "S must be >= 0, got " + std::to_string(S));
+  if (S < 0)
+    impl::invalidArgument("kfield::defaultWindow", "S must be >= 0, got " + std::to_string(S));
   return std::clamp<std::int64_t>(ceilSqrt(S), 16, 1024);
 }
 

@@ -13,9 +13,9 @@ std::int64_t TreeNode::end(std::int64_t n) const {
 
 std::vector<TreeNode> canonicalCover(std::int64_t begin, std::int64_t end, std::int64_t n) {
   if (begin < 0 || begin > end || end > n) {
-    impl::invalidArgument("kfield::canonicalCover", "need 0 <= begin <= end <= n, got begin = " +
-                                                std::to_string(begin) + ", end = " +
-                                                std::to_string(end) + ", n = " + std::to_string(n));
+    impl::invalidArgument("kfield::canonicalCover",
+                          "need 0 <= begin <= end <= n, got begin = " + std::to_string(begin) +
+                              ", end = " + std::to_string(end) + ", n = " + std::to_string(n));
   }
   int rootLevel = 0;
   while ((std::int64_t(1) << rootLevel) < n) ++rootLevel;

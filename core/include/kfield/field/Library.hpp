@@ -58,14 +58,12 @@ inline Field<double> collectionParent(Program& p, const Field<double>& hops) {
 // once per round, in CSR order) and hands the result to its parent; combine(child, collected)
 // gets which neighbors are its children and the neighbors' collected values.
 template <class Combine>
-Field<double> collect(Program& p, const char* name, const Field<bool>& source,
-                      Combine&& combine) {
+Field<double> collect(Program& p, const char* name, const Field<bool>& source, Combine&& combine) {
   return p.aggregate(name, [&] {
     const Field<double> parent = collectionParent(p, hopGradient(p, source));
     const NbrField<bool> child = p.neighbors(parent) == toDouble(p.uid());
-    return p.share(0.0, [&](const NbrField<double>& collected) {
-      return combine(child, collected);
-    });
+    return p.share(0.0,
+                   [&](const NbrField<double>& collected) { return combine(child, collected); });
   });
 }
 
@@ -111,9 +109,8 @@ inline Field<double> timer(Program& p, double duration, double step = 1.0) {
 
 // T: value decaying by `factor` each round from its first.
 inline Field<double> decay(Program& p, const Field<double>& value, double factor) {
-  return p.aggregate("decay", [&] {
-    return p.remember(value, [&](Field<double> v) { return v * factor; });
-  });
+  return p.aggregate(
+      "decay", [&] { return p.remember(value, [&](Field<double> v) { return v * factor; }); });
 }
 
 // Gossip: the largest (smallest) value anywhere in the device's connected part of the network.

@@ -10,20 +10,20 @@
 
 namespace kfield {
 
-#define KFIELD_IMPL_FIELD_BINARY(op, R, code, kind)                                          \
-  template <class T>                                                                        \
-  Field<R> operator op(const Field<T>& a, const Field<T>& b) {                              \
-    return impl::Tracer::apply<R>(impl::OpCode::code, kind, a, b);                          \
-  }                                                                                         \
-  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>       \
-  Field<R> operator op(const Field<T>& a, S b) {                                            \
-    return impl::Tracer::apply<R>(impl::OpCode::code, kind, a,                              \
-                                  impl::Tracer::constant(a, double(T(b))));                 \
-  }                                                                                         \
-  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>       \
-  Field<R> operator op(S a, const Field<T>& b) {                                            \
-    return impl::Tracer::apply<R>(impl::OpCode::code, kind,                                 \
-                                  impl::Tracer::constant(b, double(T(a))), b);              \
+#define KFIELD_IMPL_FIELD_BINARY(op, R, code, kind)                                   \
+  template <class T>                                                                  \
+  Field<R> operator op(const Field<T>& a, const Field<T>& b) {                        \
+    return impl::Tracer::apply<R>(impl::OpCode::code, kind, a, b);                    \
+  }                                                                                   \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>> \
+  Field<R> operator op(const Field<T>& a, S b) {                                      \
+    return impl::Tracer::apply<R>(impl::OpCode::code, kind, a,                        \
+                                  impl::Tracer::constant(a, double(T(b))));           \
+  }                                                                                   \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>> \
+  Field<R> operator op(S a, const Field<T>& b) {                                      \
+    return impl::Tracer::apply<R>(impl::OpCode::code, kind,                           \
+                                  impl::Tracer::constant(b, double(T(a))), b);        \
   }
 KFIELD_IMPL_FIELD_BINARY(+, T, Add, "add")
 KFIELD_IMPL_FIELD_BINARY(-, T, Sub, "sub")
@@ -72,17 +72,17 @@ Field<double> toDouble(const Field<T>& a) {
 }
 
 // ---- neighbor fields: entry by entry ----
-#define KFIELD_IMPL_NBR_BINARY(op, code)                                                    \
-  template <class T>                                                                        \
-  NbrField<T> operator op(const NbrField<T>& a, const NbrField<T>& b) {                     \
-    return impl::Tracer::combine<T>(impl::EntryCode::code, a, b);                           \
-  }                                                                                         \
-  template <class T>                                                                        \
-  NbrField<T> operator op(const NbrField<T>& a, const Field<T>& b) {                        \
-    return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Tracer::operand(b));    \
-  }                                                                                         \
-  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>       \
-  NbrField<T> operator op(const NbrField<T>& a, S b) {                                      \
+#define KFIELD_IMPL_NBR_BINARY(op, code)                                                        \
+  template <class T>                                                                            \
+  NbrField<T> operator op(const NbrField<T>& a, const NbrField<T>& b) {                         \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, b);                               \
+  }                                                                                             \
+  template <class T>                                                                            \
+  NbrField<T> operator op(const NbrField<T>& a, const Field<T>& b) {                            \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Tracer::operand(b));        \
+  }                                                                                             \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>           \
+  NbrField<T> operator op(const NbrField<T>& a, S b) {                                          \
     return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Operand{-1, double(T(b))}); \
   }
 KFIELD_IMPL_NBR_BINARY(+, Add)

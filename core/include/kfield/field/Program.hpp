@@ -110,7 +110,8 @@ class Program {
   template <class T>
   NbrField<T> mux(const NbrField<bool>& cond, const NbrField<T>& a, T b) {
     const std::int32_t otherwise = nbrLocal(impl::Operand{-1, static_cast<double>(b)});
-    return NbrField<T>(this, nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, otherwise),
+    return NbrField<T>(this,
+                       nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, otherwise),
                        cond.excludesSelf() || a.excludesSelf());
   }
 

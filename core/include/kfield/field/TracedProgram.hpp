@@ -18,9 +18,9 @@ enum class SensorType { Double, Int, Bool };
 // The SensorType of a field of T (fields hold double, int or bool).
 template <class T>
 constexpr SensorType sensorTypeOf() {
-  static_assert(std::is_same<T, double>::value || std::is_same<T, int>::value ||
-                    std::is_same<T, bool>::value,
-                "fields hold double, int or bool");
+  static_assert(
+      std::is_same<T, double>::value || std::is_same<T, int>::value || std::is_same<T, bool>::value,
+      "fields hold double, int or bool");
   return std::is_same<T, double>::value ? SensorType::Double
          : std::is_same<T, int>::value  ? SensorType::Int
                                         : SensorType::Bool;

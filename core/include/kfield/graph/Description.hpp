@@ -14,7 +14,7 @@ struct Node {
   std::string path;                // alignment path of the call that made it; "" if none
   std::vector<std::string> reads;  // plane keys, in operand order
   std::vector<std::string> writes;
-  bool opaque = false;             // no vector-Jacobian product exists for this kind
+  bool opaque = false;  // no vector-Jacobian product exists for this kind
 };
 
 enum class EdgeKind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };

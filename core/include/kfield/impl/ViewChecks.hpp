@@ -13,9 +13,8 @@ namespace kfield::impl {
 template <class ExecSpace, class View>
 constexpr void staticCheckView() {
   static_assert(Kokkos::is_view<View>::value, "kfield takes Kokkos::Views here");
-  static_assert(
-      Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-      "the View's memory is not accessible from this execution space");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
+                "the View's memory is not accessible from this execution space");
 }
 
 // The bytes a view's elements may occupy: [data, data + span).

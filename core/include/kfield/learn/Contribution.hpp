@@ -28,8 +28,7 @@ struct PointwiseContribution {
         impl::compilePointwise(system.contribution, layout, "kfield::PointwiseContribution"))};
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample,
-                                         double* out) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample, double* out) const {
     impl::Segments seg;
     seg.base[0] = const_cast<double*>(w);  // never written: the layout marks it read-only
     seg.base[1] = const_cast<double*>(sample);

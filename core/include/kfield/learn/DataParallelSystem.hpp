@@ -40,17 +40,17 @@ struct DataParallelSystem {
 // The condition `admitted` checks, in the order it checks them.
 enum class Admission {
   Admitted,
-  NoParameters,              // k > 0
-  ContributionSlots,         // contribution.slots == 2k + s
-  UpdateSlots,               // update.slots == 2k + m + 1
-  InitialParameters,         // k initial parameter words
-  ContributionWritesOutside, // every contribution assignment writes within [k + s, 2k + s)
-  UpdateWritesOutside,       // every update assignment writes within [0, k + m)
+  NoParameters,               // k > 0
+  ContributionSlots,          // contribution.slots == 2k + s
+  UpdateSlots,                // update.slots == 2k + m + 1
+  InitialParameters,          // k initial parameter words
+  ContributionWritesOutside,  // every contribution assignment writes within [k + s, 2k + s)
+  UpdateWritesOutside,        // every update assignment writes within [0, k + m)
   FewerThanTwoOwners,
-  NoSamples,                 // total mass > 0
-  MassTooLarge,              // total mass < 2^53
-  SampleWidth,               // every sample has s words
-  MalformedProgram,          // a program that is not well formed (pointwise::validate)
+  NoSamples,         // total mass > 0
+  MassTooLarge,      // total mass < 2^53
+  SampleWidth,       // every sample has s words
+  MalformedProgram,  // a program that is not well formed (pointwise::validate)
 };
 
 std::string describe(Admission condition);

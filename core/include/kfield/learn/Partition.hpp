@@ -33,7 +33,7 @@ bool separable(const DataParallelSystem& system, std::int64_t q);
 // owns, in program order (an `each` keeps the runs of its owned instances). Throws
 // std::invalid_argument when the update is not separable under q.
 PointwiseProgram ownedProgram(const DataParallelSystem& system, std::int64_t q,
-                                const std::function<bool(std::int64_t coordinate)>& owns);
+                              const std::function<bool(std::int64_t coordinate)>& owns);
 
 }  // namespace kfield
 

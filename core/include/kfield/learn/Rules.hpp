@@ -40,8 +40,7 @@ DataParallelSystem leastSquaresSystem(std::int64_t k, const UpdateRule& rule, do
 // The same contribution as a C++ functor (kernel code; the same operations in the same order).
 struct LeastSquaresGradient {
   std::int64_t k = 0;
-  KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample,
-                                         double* out) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample, double* out) const {
     double dot = w[0] * sample[0];
     for (std::int64_t i = 1; i < k; ++i) dot = dot + w[i] * sample[i];
     const double scale = 2.0 * (dot - sample[k]);

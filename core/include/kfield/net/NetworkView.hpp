@@ -11,7 +11,7 @@ namespace kfield {
 
 template <class MemorySpace>
 struct NetworkView {
-  Kokkos::View<const std::int64_t*, MemorySpace> offsets;   // devices + 1
+  Kokkos::View<const std::int64_t*, MemorySpace> offsets;    // devices + 1
   Kokkos::View<const std::int32_t*, MemorySpace> neighbors;  // entries
   Kokkos::View<const double*, MemorySpace> lengths;          // entries; 0 for the self entry
 };

@@ -9,9 +9,9 @@
 namespace kfield {
 
 struct CacheLevel {
-  std::string name;          // "L1d", "L1i", "L2", "L3", ...
-  std::uint64_t bytes = 0;   // size of one cache of this level
-  int count = 0;             // caches of this level in the machine
+  std::string name;         // "L1d", "L1i", "L2", "L3", ...
+  std::uint64_t bytes = 0;  // size of one cache of this level
+  int count = 0;            // caches of this level in the machine
 };
 
 struct Topology {

@@ -66,8 +66,8 @@ class BasicSimulation {
   Sensor sensor(const std::string& name) {
     const std::int32_t index = program_.sensorIndex(name);
     if (index < 0) {
-      impl::invalidArgument(kWho, "program '" + program_.name + "' reads no sensor named '" +
-                                      name + "'");
+      impl::invalidArgument(kWho,
+                            "program '" + program_.name + "' reads no sensor named '" + name + "'");
     }
     return Sensor(this, index, name);
   }
@@ -109,7 +109,8 @@ class BasicSimulation {
     }
   }
   static void checkRounds(std::int64_t rounds) {
-    if (rounds < 0) impl::invalidArgument(kWho, "rounds must be >= 0, got " + std::to_string(rounds));
+    if (rounds < 0)
+      impl::invalidArgument(kWho, "rounds must be >= 0, got " + std::to_string(rounds));
   }
   void uploadSensors();
   void reorder(const std::vector<std::int64_t>& sampleAt);  // new position -> sample
@@ -125,7 +126,7 @@ class BasicSimulation {
   HostPlane sensorHost_;  // sample order
   bool sensorsDirty_ = true;
   Kokkos::View<int*, Memory> changed_, fresh_;
-  std::vector<std::int64_t> sampleAt_;   // position -> sample
+  std::vector<std::int64_t> sampleAt_;    // position -> sample
   std::vector<std::int64_t> roundsDone_;  // per sample
 };
 
@@ -144,10 +145,10 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   auto anyKeyed = [](const std::vector<PlaneInfo>& planes) {
     return std::any_of(planes.begin(), planes.end(), [](const PlaneInfo& p) { return p.keyed; });
   };
-  planes_ = impl::RoundPlanes<Memory>(
-      static_cast<std::size_t>(devices_), static_cast<std::size_t>(samples_),
-      program_.sensors.size(), program_.exports.size(), anyKeyed(program_.exports),
-      program_.states.size(), anyKeyed(program_.states));
+  planes_ = impl::RoundPlanes<Memory>(static_cast<std::size_t>(devices_),
+                                      static_cast<std::size_t>(samples_), program_.sensors.size(),
+                                      program_.exports.size(), anyKeyed(program_.exports),
+                                      program_.states.size(), anyKeyed(program_.states));
   const std::size_t n = static_cast<std::size_t>(devices_);
   sensorHost_ = HostPlane("kfield::sim::sensors_host", program_.sensors.size() * n, samples_);
   changed_ = Kokkos::View<int*, Memory>("kfield::sim::changed", samples_);

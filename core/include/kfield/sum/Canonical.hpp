@@ -65,9 +65,9 @@ void canonicalSumOverSamples(const ExecSpace& space, const PlaneView& plane, con
   Kokkos::parallel_for(
       "kfield::sum::canonical_over_samples", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
       KOKKOS_LAMBDA(std::int64_t r) {
-        out(r) = samples == 0 ? T(0)
-                              : impl::treeSum<T>([&](std::int64_t s) { return plane(r, s); },
-                                                 samples);
+        out(r) = samples == 0
+                     ? T(0)
+                     : impl::treeSum<T>([&](std::int64_t s) { return plane(r, s); }, samples);
       });
 }
 

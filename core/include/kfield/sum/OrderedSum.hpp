@@ -16,8 +16,8 @@ namespace kfield {
 
 // The read-only view orderedSum takes its sources as: dst's element type, layout and device.
 template <class DstView>
-using SourceView = Kokkos::View<typename DstView::const_value_type*,
-                                typename DstView::array_layout, typename DstView::device_type>;
+using SourceView = Kokkos::View<typename DstView::const_value_type*, typename DstView::array_layout,
+                                typename DstView::device_type>;
 
 // dst(i) = ((src[0](i) + src[1](i)) + src[2](i)) + ... for i < n, in exactly the order of src.
 // dst may be src[0] itself; no other source may overlap dst. Every view needs >= n elements.
@@ -42,8 +42,9 @@ void orderedSum(const ExecSpace& space, const DstView& dst,
     tooShort(name, src[j].extent(0));
     const bool same = src[j].data() == dst.data() && src[j].stride(0) == dst.stride(0);
     if (impl::overlaps(src[j], dst) && !(j == 0 && same)) {
-      impl::invalidArgument(fn, name + " overlaps dst; only src[0] may alias dst, and only "
-                                       "as the same view");
+      impl::invalidArgument(fn, name +
+                                    " overlaps dst; only src[0] may alias dst, and only "
+                                    "as the same view");
     }
   }
   // Passes of up to 8 sources; later passes start from dst, which holds the sum so far.
@@ -56,8 +57,8 @@ void orderedSum(const ExecSpace& space, const DstView& dst,
       pass.src[pass.count++] = src[next++];
     }
     if (pass.count == 1 && pass.src[0].data() == dst.data()) break;  // dst = src[0]: done
-    Kokkos::parallel_for("kfield::sum::ordered_sum",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, n), pass);
+    Kokkos::parallel_for("kfield::sum::ordered_sum", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                         pass);
   }
 }
 

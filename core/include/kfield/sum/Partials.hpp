@@ -74,8 +74,7 @@ std::vector<T> finishPartials(const Partials<T>& all);
 // Partials of x, which holds samples [begin, begin + x.extent(0)) of a sequence of n.
 template <class ExecSpace, class XView>
 Partials<typename XView::non_const_value_type> canonicalPartials(const ExecSpace& space,
-                                                                 const XView& x,
-                                                                 std::int64_t begin,
+                                                                 const XView& x, std::int64_t begin,
                                                                  std::int64_t n);
 
 // Partials of per-sample vectors: rows of `vectors` are samples [begin, begin + extent(0)) of

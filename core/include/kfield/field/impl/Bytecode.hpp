@@ -8,11 +8,26 @@
 namespace kfield::impl {
 
 enum class OpCode : std::int32_t {
-  Sense,          // out = sensor[plane](d, s)
-  Uid,            // out = d
-  Neg, Not, Abs, Sqrt,                                         // out = f(a)
-  Add, Sub, Mul, Div, Min, Max,                                // out = f(a, b)
-  Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, And, Or,
+  Sense,  // out = sensor[plane](d, s)
+  Uid,    // out = d
+  Neg,
+  Not,
+  Abs,
+  Sqrt,  // out = f(a)
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Min,
+  Max,  // out = f(a, b)
+  Less,
+  LessEqual,
+  Greater,
+  GreaterEqual,
+  Equal,
+  NotEqual,
+  And,
+  Or,
   Mux,            // out = a != 0 ? b : c
   ContextMix,     // out = the alignment context of key b inside context a
   RememberRead,   // out = this device's state, or a (the initial value) when it has none
@@ -48,22 +63,28 @@ struct Op {
 // One step of a fold's entry program, evaluated for each (device, neighbor) pair; step i's
 // result is register i of the program.
 enum class EntryCode : std::int32_t {
-  Neighbor,   // the neighbor's export value (the device's own current one for itself)
+  Neighbor,    // the neighbor's export value (the device's own current one for itself)
   EdgeLength,  // length of the edge to the neighbor (0 to itself)
   Local,       // the device's own value of slot
   Constant,
-  Add, Sub, Mul, Div, Min, Max,
-  Less, Equal,  // 1 or 0
-  Mux           // a != 0 ? b : c
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Min,
+  Max,
+  Less,
+  Equal,  // 1 or 0
+  Mux     // a != 0 ? b : c
 };
 
 struct EntryOp {
   EntryCode code = EntryCode::Constant;
   std::int32_t a = -1, b = -1, c = -1;  // registers
-  std::int32_t plane = -1;      // Neighbor: export index
-  std::int32_t keyed = 0;       // Neighbor: the export is conditional (has presence keys)
-  std::int32_t slot = -1;       // Local; Neighbor: where the device's own value is, if not
-                                // in its export (share: the value it shared last round)
+  std::int32_t plane = -1;              // Neighbor: export index
+  std::int32_t keyed = 0;               // Neighbor: the export is conditional (has presence keys)
+  std::int32_t slot = -1;               // Local; Neighbor: where the device's own value is, if not
+                                        // in its export (share: the value it shared last round)
   double constant = 0.0;
 };
 

@@ -39,8 +39,7 @@ struct Tracer {
   // Entry by entry: a neighbor field with another (or with a local value, or a constant).
   template <class R, class T>
   static NbrField<R> combine(EntryCode code, const NbrField<T>& a, const NbrField<T>& b) {
-    return {a.program_, a.program_->nbrCombine(code, a.expression_, b.expression_),
-            a.excludeSelf_};
+    return {a.program_, a.program_->nbrCombine(code, a.expression_, b.expression_), a.excludeSelf_};
   }
   template <class R, class T>
   static NbrField<R> combine(EntryCode code, const NbrField<T>& a, Operand local) {

@@ -18,8 +18,8 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
                                                                   ExecSpace space)
     : contribution_(std::move(contribution)), options_(options), space_(space) {
   requireAdmitted(system, "kfield::DataParallelLearner");
-  plan_ = impl::planLearner(system, options_.placement, options_.checkEvery,
-                            options_.partitionState);
+  plan_ =
+      impl::planLearner(system, options_.placement, options_.checkEvery, options_.partitionState);
   rateWord_ = system.rate;
   systemId_ = systemIdentity(system);
   learnerId_ = learnerIdentity(system);
@@ -72,9 +72,10 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
       continue;
     }
     const IndexRange own = p.coordinates[static_cast<std::size_t>(p.localReplicas.begin) + r];
-    update_.emplace_back(ownedProgram(system, p.perCoordinateState,
-                                      [own](std::int64_t c) { return c >= own.begin && c < own.end; }),
-                         p.k, p.m);
+    update_.emplace_back(
+        ownedProgram(system, p.perCoordinateState,
+                     [own](std::int64_t c) { return c >= own.begin && c < own.end; }),
+        p.k, p.m);
   }
 }
 

@@ -20,7 +20,7 @@ namespace kfield::impl {
 template <class ExecSpace, class Contribution, class TaskView, class SampleView, class ParamView,
           class SumView>
 void taskSums(const ExecSpace& space, const Contribution& contribution, const TaskView& tasks,
-               const SampleView& samples, const ParamView& params, const SumView& sums) {
+              const SampleView& samples, const ParamView& params, const SumView& sums) {
   using Memory = typename ExecSpace::memory_space;
   const auto count = static_cast<std::int64_t>(tasks.extent(0));
   const auto k = static_cast<std::int64_t>(sums.extent(1));
@@ -29,8 +29,9 @@ void taskSums(const ExecSpace& space, const Contribution& contribution, const Ta
   const std::int64_t budget = std::int64_t(1) << 25;  // workspace words per wave
   const std::int64_t wave =
       std::max<std::int64_t>(1, std::min<std::int64_t>(count, budget / (kTaskRows * k)));
-  Kokkos::View<double*, Memory> work(Kokkos::ViewAllocateWithoutInitializing("kfield::learn::stacks"),
-                                     static_cast<std::size_t>(wave * kTaskRows * k));
+  Kokkos::View<double*, Memory> work(
+      Kokkos::ViewAllocateWithoutInitializing("kfield::learn::stacks"),
+      static_cast<std::size_t>(wave * kTaskRows * k));
   for (std::int64_t first = 0; first < count; first += wave) {
     const std::int64_t last = std::min(count, first + wave);
     Kokkos::parallel_for(

@@ -31,14 +31,14 @@ constexpr int kTaskRows = kTaskLog2 + 2;
 
 struct LearnerPlan {
   std::int64_t k = 0, s = 0, m = 0, mass = 0, owners = 0;
-  IndexRange localOwners;                 // the owners this process holds
-  std::vector<std::int64_t> ownerBegin;   // global first sample, per owner + end
-  IndexRange localReplicas;               // in the placement's global numbering
-  int replicas = 0;                       // local replicas
+  IndexRange localOwners;                // the owners this process holds
+  std::vector<std::int64_t> ownerBegin;  // global first sample, per owner + end
+  IndexRange localReplicas;              // in the placement's global numbering
+  int replicas = 0;                      // local replicas
   std::vector<SumTask> tasks;
-  std::vector<TreeNode> nodes;            // one per task
-  std::int64_t perCoordinateState = -1;   // q >= 0: partitioned
-  std::vector<IndexRange> coordinates;    // per global replica, when partitioned
+  std::vector<TreeNode> nodes;           // one per task
+  std::int64_t perCoordinateState = -1;  // q >= 0: partitioned
+  std::vector<IndexRange> coordinates;   // per global replica, when partitioned
 };
 
 // Throws std::invalid_argument naming the problem (more ranks than owners, a negative check

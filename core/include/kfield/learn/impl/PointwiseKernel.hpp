@@ -39,7 +39,7 @@ struct CodePiece {
   std::int64_t codeBegin = 0;
   std::int64_t codeEnd = 0;
   int destSegment = 0;
-  int fold = -1;        // -1: writes each instance; otherwise the fold's Binary operator
+  int fold = -1;           // -1: writes each instance; otherwise the fold's Binary operator
   bool foldFirst = false;  // the fold starts in this piece
   bool foldLast = false;   // and ends in it (then writes its slot)
   bool uniform = false;    // the value is the same for every instance
@@ -51,7 +51,7 @@ struct CodePiece {
 // the evaluator computes once per block instead of per instance.
 constexpr int kSegmentShift = 8;
 constexpr int kOffsetShift = 10;
-constexpr std::uint64_t kLeftUniform = std::uint64_t(1) << 8;   // unary: the operand
+constexpr std::uint64_t kLeftUniform = std::uint64_t(1) << 8;  // unary: the operand
 constexpr std::uint64_t kRightUniform = std::uint64_t(1) << 9;
 
 // A compiled program on the host: what PointwiseKernel uploads, and what a caller reads to
@@ -80,9 +80,10 @@ struct PointwiseKernel {
   KOKKOS_INLINE_FUNCTION void block(int p, std::int64_t i0, int len, const Segments& seg,
                                     double& acc) const {
     const CodePiece& piece = pieces(p);
-    double lanes[pointwise::kMaxDepth][L];    // computed entries that vary across instances
-    const double* at[pointwise::kMaxDepth];   // where entry sp's lanes are: lanes[sp], or an indexed read
-    double scalar[pointwise::kMaxDepth];      // entries that do not vary (known when compiling)
+    double lanes[pointwise::kMaxDepth][L];  // computed entries that vary across instances
+    const double*
+        at[pointwise::kMaxDepth];  // where entry sp's lanes are: lanes[sp], or an indexed read
+    double scalar[pointwise::kMaxDepth];  // entries that do not vary (known when compiling)
     double* dest = seg.base[piece.destSegment] + piece.destOffset;
     // An `each` whose last operator varies writes its lanes straight into the destination.
     double* const direct = piece.fold < 0 ? dest + i0 : nullptr;
@@ -184,8 +185,8 @@ void runPointwise(const ExecSpace& space, const PointwiseCode& code,
           KOKKOS_LAMBDA(std::int64_t b) {
             double acc = 0;
             const std::int64_t i0 = b * L;
-            program.template block<L>(p, i0, count - i0 < L ? static_cast<int>(count - i0) : L,
-                                      seg, acc);
+            program.template block<L>(p, i0, count - i0 < L ? static_cast<int>(count - i0) : L, seg,
+                                      acc);
           });
       ++p;
       continue;

@@ -45,19 +45,31 @@ struct Broadcast {
 
 KOKKOS_INLINE_FUNCTION void unaryLanes(int op, double* out, const double* x, int len) {
   switch (op) {
-    case 0: for (int j = 0; j < len; ++j) out[j] = -x[j]; break;
-    default: for (int j = 0; j < len; ++j) out[j] = applyUnary(op, x[j]);
+    case 0:
+      for (int j = 0; j < len; ++j) out[j] = -x[j];
+      break;
+    default:
+      for (int j = 0; j < len; ++j) out[j] = applyUnary(op, x[j]);
   }
 }
 
 template <class A, class B>
 KOKKOS_INLINE_FUNCTION void binaryLanes(int op, double* out, A a, B b, int len) {
   switch (op) {
-    case 0: for (int j = 0; j < len; ++j) out[j] = a[j] + b[j]; break;
-    case 1: for (int j = 0; j < len; ++j) out[j] = a[j] - b[j]; break;
-    case 2: for (int j = 0; j < len; ++j) out[j] = a[j] * b[j]; break;
-    case 3: for (int j = 0; j < len; ++j) out[j] = a[j] / b[j]; break;
-    default: for (int j = 0; j < len; ++j) out[j] = applyBinary(op, a[j], b[j]);
+    case 0:
+      for (int j = 0; j < len; ++j) out[j] = a[j] + b[j];
+      break;
+    case 1:
+      for (int j = 0; j < len; ++j) out[j] = a[j] - b[j];
+      break;
+    case 2:
+      for (int j = 0; j < len; ++j) out[j] = a[j] * b[j];
+      break;
+    case 3:
+      for (int j = 0; j < len; ++j) out[j] = a[j] / b[j];
+      break;
+    default:
+      for (int j = 0; j < len; ++j) out[j] = applyBinary(op, a[j], b[j]);
   }
 }
 
@@ -65,9 +77,14 @@ KOKKOS_INLINE_FUNCTION void binaryLanes(int op, double* out, A a, B b, int len) 
 template <class X>
 KOKKOS_INLINE_FUNCTION double foldLanes(int op, double acc, X x, int first, int len) {
   switch (op) {
-    case 0: for (int j = first; j < len; ++j) acc = acc + x[j]; break;
-    case 2: for (int j = first; j < len; ++j) acc = acc * x[j]; break;
-    default: for (int j = first; j < len; ++j) acc = applyBinary(op, acc, x[j]);
+    case 0:
+      for (int j = first; j < len; ++j) acc = acc + x[j];
+      break;
+    case 2:
+      for (int j = first; j < len; ++j) acc = acc * x[j];
+      break;
+    default:
+      for (int j = first; j < len; ++j) acc = applyBinary(op, acc, x[j]);
   }
   return acc;
 }

@@ -32,7 +32,7 @@ struct RoundKernel {
   Kokkos::View<const EntryOp*, Memory> entries;
   NetworkView<Memory> net;
   RoundPlanes<Memory> planes;
-  Kokkos::View<int*, Memory> changed;  // per sample position; empty when not tracked
+  Kokkos::View<int*, Memory> changed;      // per sample position; empty when not tracked
   Kokkos::View<const int*, Memory> fresh;  // per sample position: 1 in the sample's first round
   bool anyFresh = true;                    // some live sample is in its first round
   bool writeOutput = true;                 // some live sample may end with this round
@@ -80,9 +80,8 @@ struct RoundKernel {
       return;
     }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::int64_t dl) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live), [&](std::int64_t s) {
-        f(first + dl, s, dl * live + s);
-      });
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live),
+                           [&](std::int64_t s) { f(first + dl, s, dl * live + s); });
     });
   }
 
@@ -136,12 +135,13 @@ struct RoundKernel {
       case OpCode::Mux: {
         // Each operand as a base and a step (0 for a constant): no test per element.
         double* out = scratch + op.out * stride;
-        const auto at = [&](const Operand& o) { return o.slot >= 0 ? scratch + o.slot * stride : &o.constant; };
+        const auto at = [&](const Operand& o) {
+          return o.slot >= 0 ? scratch + o.slot * stride : &o.constant;
+        };
         const double *a = at(op.a), *b = at(op.b), *c = at(op.c);
         const std::int64_t sa = op.a.slot >= 0, sb = op.b.slot >= 0, sc = op.c.slot >= 0;
-        forElements(team, count, [&](std::int64_t e) {
-          out[e] = a[e * sa] != 0.0 ? b[e * sb] : c[e * sc];
-        });
+        forElements(team, count,
+                    [&](std::int64_t e) { out[e] = a[e * sa] != 0.0 ? b[e * sb] : c[e * sc]; });
         return;
       }
       case OpCode::Fold: return fold(team, op, scratch, stride, first, count);
@@ -210,8 +210,8 @@ struct RoundKernel {
         });
       }
       case OpCode::ShareRead: {
-        const PlaneRows prev = rows(planes.exportsPrev, base), was = rows(planes.presencePrev, base),
-                        now = rows(planes.presenceNow, base);
+        const PlaneRows prev = rows(planes.exportsPrev, base),
+                        was = rows(planes.presencePrev, base), now = rows(planes.presenceNow, base);
         return withA([&](const auto& a) {
           if (op.keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -351,7 +351,7 @@ struct RoundKernel {
           if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
           if (plain) {  // one unconditional export: the common case, no entry program
             const std::int64_t row = only.plane * devices;
-            const double* v = !self              ? &planes.exportsPrev(row + j, 0)
+            const double* v = !self            ? &planes.exportsPrev(row + j, 0)
                               : only.slot >= 0 ? scratch + only.slot * stride + dl * live
                                                : &planes.exportsNow(row + d, 0);
             if (self || !anyFresh) {
@@ -373,16 +373,16 @@ struct RoundKernel {
     });
   }
 
-  KOKKOS_INLINE_FUNCTION double entryValue(const Op& op, const double* scratch,
-                                           std::int64_t stride, std::int64_t d, std::int64_t j,
-                                           std::int64_t k, std::int64_t s, std::int64_t e) const {
+  KOKKOS_INLINE_FUNCTION double entryValue(const Op& op, const double* scratch, std::int64_t stride,
+                                           std::int64_t d, std::int64_t j, std::int64_t k,
+                                           std::int64_t s, std::int64_t e) const {
     double reg[kMaxEntryOps];
     for (int r = 0; r < op.entryCount; ++r) {
       const EntryOp& x = entries(op.entryBegin + r);
       switch (x.code) {
         case EntryCode::Neighbor: {
           const std::int64_t row = x.plane * devices;
-          reg[r] = j != d          ? planes.exportsPrev(row + j, s)
+          reg[r] = j != d        ? planes.exportsPrev(row + j, s)
                    : x.slot >= 0 ? scratch[x.slot * stride + e]
                                  : planes.exportsNow(row + d, s);
           break;

@@ -12,9 +12,9 @@ namespace kfield {
 template <class T>
 Partials<T> emptyPartials(std::int64_t begin, std::int64_t n, int width) {
   if (begin < 0 || n < 0 || begin > n) {
-    impl::invalidArgument("kfield::emptyPartials", "sample " + std::to_string(begin) +
-                                                       " does not lie in a sequence of " +
-                                                       std::to_string(n));
+    impl::invalidArgument(
+        "kfield::emptyPartials",
+        "sample " + std::to_string(begin) + " does not lie in a sequence of " + std::to_string(n));
   }
   if (width < 0) {
     impl::invalidArgument("kfield::emptyPartials",
@@ -75,8 +75,8 @@ Partials<T> mergePartials(const Partials<T>& left, const Partials<T>& right) {
   if (left.end != right.begin) {
     impl::invalidArgument(who, "ranges [" + std::to_string(left.begin) + ", " +
                                    std::to_string(left.end) + ") and [" +
-                                   std::to_string(right.begin) + ", " +
-                                   std::to_string(right.end) + ") are not adjacent");
+                                   std::to_string(right.begin) + ", " + std::to_string(right.end) +
+                                   ") are not adjacent");
   }
   Partials<T> merged = left;
   for (std::size_t i = 0; i < right.nodes.size(); ++i) {
@@ -102,8 +102,8 @@ namespace impl {
 // The empty partials of samples [begin, begin + count) of n, checked: where a View's
 // partials start.
 template <class T>
-Partials<T> partialsOfRange(const char* who, std::int64_t begin, std::int64_t count,
-                            std::int64_t n, int width) {
+Partials<T> partialsOfRange(const char* who, std::int64_t begin, std::int64_t count, std::int64_t n,
+                            int width) {
   if (begin < 0 || n < 0 || count < 0 || begin > n - count) {
     invalidArgument(who, "samples [" + std::to_string(begin) + ", " +
                              std::to_string(begin + count) + ") do not lie in a sequence of " +
@@ -116,8 +116,7 @@ Partials<T> partialsOfRange(const char* who, std::int64_t begin, std::int64_t co
 
 template <class ExecSpace, class XView>
 Partials<typename XView::non_const_value_type> canonicalPartials(const ExecSpace& space,
-                                                                 const XView& x,
-                                                                 std::int64_t begin,
+                                                                 const XView& x, std::int64_t begin,
                                                                  std::int64_t n) {
   using T = typename XView::non_const_value_type;
   const auto count = static_cast<std::int64_t>(x.extent(0));
@@ -136,8 +135,7 @@ Partials<typename VectorsView::non_const_value_type> canonicalPartialsOfVectors(
   using T = typename VectorsView::non_const_value_type;
   const auto width = static_cast<int>(vectors.extent(1));
   const auto count = static_cast<std::int64_t>(vectors.extent(0));
-  auto p = impl::partialsOfRange<T>("kfield::canonicalPartialsOfVectors", begin, count, n,
-                                    width);
+  auto p = impl::partialsOfRange<T>("kfield::canonicalPartialsOfVectors", begin, count, n, width);
   Kokkos::View<T*, typename ExecSpace::memory_space> sum("kfield::sum::node", width);
   auto host = Kokkos::create_mirror_view(sum);
   for (const TreeNode& node : canonicalCover(begin, begin + count, n)) {
