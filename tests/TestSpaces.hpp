@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 #include <TestCategory.hpp>
+#include <kfield/impl/Bits.hpp>
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -22,11 +22,7 @@ struct SpaceNames {
 };
 
 // The 64 bits of a double: tests compare these, never a tolerance.
-inline std::uint64_t bitsOf(double x) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
+using impl::bitsOf;
 
 // A rank-1 View's elements, copied to a host vector.
 template <class View>

@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace kfield {
+
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class BasicSimulation {
  public:
