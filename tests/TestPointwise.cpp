@@ -199,5 +199,11 @@ TEST(PointwiseProgram, BadProgramsAreNamed) {
             "contribution: assignment 0 writes slot 1, which this program may not write");
 }
 
+TEST(PointwiseProgram, SlotsOutsideTheEncodingAreRefused) {
+  EXPECT_EQ(errorOf([] { Expr::slot(-1); }), "kfield::pointwise: slot -1 is outside [0, 2^55)");
+  EXPECT_EQ(errorOf([] { Expr::indexed(std::int64_t(1) << 55); }),
+            "kfield::pointwise: slot 36028797018963968 is outside [0, 2^55)");
+}
+
 }  // namespace
 }  // namespace kfield::test
