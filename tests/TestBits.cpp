@@ -1,8 +1,6 @@
 // The one byte format kfield writes (64-bit words, little-endian on every machine) and the
 // bit-exact moves between binary64 values and words. (impl/Bits.hpp: internal, tested here
 // because identities and everything owners exchange depend on it.)
-#include "ErrorOf.hpp"
-
 #include <kfield/impl/Bits.hpp>
 
 #include <gtest/gtest.h>
