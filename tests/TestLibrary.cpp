@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace kfield::test {
@@ -196,6 +197,57 @@ TYPED_TEST(Library, ChannelAvoidsObstacles) {
   EXPECT_EQ(out[4 * w + 3], 1.0);   // 2 + 16
   EXPECT_EQ(out[0 * w + 1], 0.0);   // 4 + 22
   EXPECT_EQ(out[1 * w + 10], 0.0);  // 18 + 6, behind the wall
+}
+
+// Devices 0-4 on a line, 5-6 a pair, 7 alone: only the line holds the source.
+Network partedNetwork() {
+  return Network::fromPositions({0, 1, 2, 3, 4, 50, 51, 100}, std::vector<double>(8, 0.0), 1.0);
+}
+
+TYPED_TEST(Library, BroadcastKeepsAValueOfItsOwnWhereNoSourceReaches) {
+  const Network net = partedNetwork();
+  const std::vector<double> value{10, 11, 12, 13, 14, 15, 16, 17};
+  const std::map<std::string, std::vector<double>> sensors{{"source", indicator(8, {0})},
+                                                           {"value", value}};
+  const auto own = stableOutput<TypeParam>(
+      [](Program& p) {
+        return lib::broadcast(p, p.sense<bool>("source"), p.sense<double>("value"));
+      },
+      net, sensors);
+  EXPECT_EQ(own, (std::vector<double>{10, 10, 10, 10, 10, 15, 16, 17}));
+  const auto given = stableOutput<TypeParam>(
+      [](Program& p) {
+        return lib::broadcast(p, p.sense<bool>("source"), p.sense<double>("value"),
+                              p.constant(-1.0));
+      },
+      net, sensors);
+  EXPECT_EQ(given, (std::vector<double>{10, 10, 10, 10, 10, -1, -1, -1}));
+}
+
+template <class Space>
+std::vector<double> channel(const Network& net, const std::vector<double>& source,
+                            const std::vector<double>& destination) {
+  return stableOutput<Space>(
+      [](Program& p) {
+        return toDouble(lib::channel(p, p.sense<bool>("source"), p.sense<bool>("destination"),
+                                     p.sense<bool>("obstacle"), 0.5));
+      },
+      net,
+      {{"source", source},
+       {"destination", destination},
+       {"obstacle", std::vector<double>(net.devices(), 0.0)}});
+}
+
+// The channel holds only devices that reach both ends: not the parts cut off from them, not
+// a lone device, and nothing when there is no source or no destination.
+TYPED_TEST(Library, ChannelIsEmptyWhereAnEndIsUnreachable) {
+  const Network net = partedNetwork();
+  EXPECT_EQ(channel<TypeParam>(net, indicator(8, {0}), indicator(8, {3})),
+            (std::vector<double>{1, 1, 1, 1, 0, 0, 0, 0}));
+  const std::vector<double> none(8, 0.0);
+  EXPECT_EQ(channel<TypeParam>(net, none, indicator(8, {3})), none);
+  EXPECT_EQ(channel<TypeParam>(net, indicator(8, {0}), none), none);
+  EXPECT_EQ(channel<TypeParam>(net, indicator(8, {0}), indicator(8, {6})), none);
 }
 
 }  // namespace

@@ -141,5 +141,83 @@ TYPED_TEST(Operators, NeighborFieldOperatorsMatchTheHost) {
   }
 }
 
+// Sums of values whose magnitudes differ by up to 2^60 depend on the order they are added in:
+// the engine's must be CSR order, at one sample (the scalar path) and at several.
+template <class Space>
+void expectSumsInCsrOrder(std::int64_t samples) {
+  const Network net = Network::randomGeometric(300, 2.2, 5);
+  auto value = [](std::int64_t d, std::int64_t s) {
+    const double u = uniform(3, d, s);
+    return std::ldexp(u, int(uniform(4, d, s) * 10.0));
+  };
+  const auto program = trace([](Program& p) {
+    const auto n = p.neighbors(p.sense<double>("v"));
+    return n.sum() * 3.0 + (n + p.edgeLength()).sum();  // a plain fold and an entry program
+  });
+  BasicSimulation<Space> sim(program, net, samples);
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    for (std::int64_t s = 0; s < samples; ++s) sim.sensor("v").set(d, s, value(d, s));
+  }
+  sim.run(2);  // round 2 folds the neighbors' round-1 exports
+  const auto out = sim.output();
+  std::int64_t orderMatters = 0;
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    const auto row = net.neighborsOf(d);
+    for (std::int64_t s = 0; s < samples; ++s) {
+      auto fold = [&](auto begin, auto end) {
+        double plain = 0.0, entries = 0.0;
+        for (auto it = begin; it != end; ++it) {
+          const std::int64_t j = *it;
+          const std::int64_t k = net.offsets()[d] + (&*it - row.data());
+          plain = plain + value(j, s);
+          entries = entries + (value(j, s) + net.lengths()[k]);
+        }
+        return plain * 3.0 + entries;
+      };
+      const double csr = fold(row.begin(), row.end());
+      ASSERT_EQ(bitsOf(out(d, s)), bitsOf(csr)) << "device " << d << ", sample " << s;
+      orderMatters += bitsOf(fold(row.rbegin(), row.rend())) != bitsOf(csr);
+    }
+  }
+  EXPECT_GT(orderMatters, net.devices() * samples / 4);  // the reverse order would fail above
+}
+
+TYPED_TEST(Operators, SumsFoldInCsrOrder) {
+  expectSumsInCsrOrder<TypeParam>(1);
+  expectSumsInCsrOrder<TypeParam>(3);
+}
+
+// Devices 0-3 on a line, 4-5 a pair, 6 alone: its folds that leave it out are empty.
+Network partedLine() {
+  return Network::fromPositions({0, 1, 2, 3, 50, 51, 100}, {0, 0, 0, 0, 0, 0, 0}, 1.0);
+}
+
+template <class Space>
+std::vector<double> booleanFolds() {
+  const Network net = partedLine();
+  const auto program = trace([](Program& p) {
+    const auto b = p.neighbors(p.sense<bool>("b")).excludeSelf();
+    const Field<bool> any = b.any(), all = b.all();
+    // 1 any, 2 all, 4 !any, 8 any && all, 16 any || all, in one number.
+    auto bit = [&](const Field<bool>& c, double v) { return p.mux(c, p.constant(v), 0.0); };
+    return bit(any, 1) + bit(all, 2) + bit(!any, 4) + bit(any && all, 8) + bit(any || all, 16);
+  });
+  BasicSimulation<Space> sim(program, net, 1);
+  for (std::int64_t d : {1, 2, 4, 5}) sim.sensor("b").set(d, true);
+  sim.run(2);
+  const auto out = sim.output();
+  std::vector<double> result;
+  for (std::int64_t d = 0; d < net.devices(); ++d) result.push_back(out(d, 0));
+  return result;
+}
+
+TYPED_TEST(Operators, BooleanFoldsAreFalseOrTrueWhenEmpty) {
+  // b: 0 1 1 0 | 1 1 | 0. Device 0 hears 1 (all), 3 hears 2 (all), 1 hears 0 and 2 (some).
+  const std::vector<double> expected{1 + 2 + 8 + 16, 1 + 16, 1 + 16, 1 + 2 + 8 + 16,
+                                     1 + 2 + 8 + 16, 1 + 2 + 8 + 16,
+                                     2 + 4 + 16};  // alone: any false, all true
+  EXPECT_EQ(booleanFolds<TypeParam>(), expected);
+}
+
 }  // namespace
 }  // namespace kfield::test

@@ -155,6 +155,8 @@ TYPED_TEST(Simulation, BadSimulationInputIsRefusedByName) {
             "kfield::Simulation: sensor 'source': device 9 is not in [0, 9)");
   EXPECT_EQ(errorOf([&] { sim.sensor("source").set(0, 2, true); }),
             "kfield::Simulation: sensor 'source': sample 2 is not in [0, 2)");
+  EXPECT_EQ(errorOf([&] { sim.sensor("source").set(4, 2.5); }),
+            "kfield::Simulation: sensor 'source' is boolean (0 or 1), got 2.5 at device 4");
   EXPECT_EQ(errorOf([&] { sim.run(-1); }), "kfield::Simulation: rounds must be >= 0, got -1");
   EXPECT_EQ(errorOf([&] { sim.run(std::vector<std::int64_t>{1}); }),
             "kfield::Simulation: run: 1 round counts for 2 samples");

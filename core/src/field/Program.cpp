@@ -244,7 +244,8 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
   op.entryBegin = static_cast<std::int32_t>(traced_.entries.size());
   op.entryCount = static_cast<std::int32_t>(program.size());
   traced_.entries.insert(traced_.entries.end(), program.begin(), program.end());
-  static const char* names[] = {"fold.min", "fold.max", "fold.sum", "fold.count", "self"};
+  static const char* names[] = {"fold.min",   "fold.max", "fold.sum", "fold.count",
+                                "self",       "fold.any", "fold.all"};
   node.kind = std::string(names[int(code)]) + (excludeSelf ? ".exclude_self" : "");
   node.reads.push_back("network:neighbors");
   return record(op, node);

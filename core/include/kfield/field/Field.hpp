@@ -46,11 +46,14 @@ class NbrField {
   Program& program() const { return *program_; }
 
   // Folds over the neighborhood in network (CSR) order, over the neighbors aligned with this
-  // device. An empty fold gives +inf (min), -inf (max), 0 (sum, count).
+  // device. An empty fold gives +inf (min), -inf (max), 0 (sum, count). A boolean neighbor
+  // field folds with any() (empty: false) and all() (empty: true) instead of min, max, sum.
   Field<T> min() const;
   Field<T> max() const;
   Field<T> sum() const;
   Field<int> count() const;
+  Field<bool> any() const;
+  Field<bool> all() const;
   // The device's own entry (in a share: the value it shared last round).
   Field<T> self() const;
 

@@ -31,17 +31,23 @@ inline Field<double> distanceGradient(Program& p, const Field<bool>& source) {
 }
 
 // The value at the nearest source (by distance), carried down the gradient; where several
-// neighbors are equally near, the smallest of their values.
-inline Field<double> broadcast(Program& p, const Field<bool>& source, const Field<double>& value) {
+// neighbors are equally near, the smallest of their values. A device that no source reaches
+// keeps `otherwise` (ScaFi's G keeps the local field there; FCPP's counts the device itself).
+inline Field<double> broadcast(Program& p, const Field<bool>& source, const Field<double>& value,
+                               const Field<double>& otherwise) {
   return p.aggregate("broadcast", [&] {
     const Field<double> d = distanceGradient(p, source);
     return p.share(kInfinity, [&](const NbrField<double>& carried) {
       const NbrField<double> through = p.neighbors(d) + p.edgeLength();
       const Field<double> best = through.excludeSelf().min();
       const Field<double> from = p.mux(through == best, carried, kInfinity).excludeSelf().min();
-      return p.mux(source, value, from);
+      return p.mux(source, value, p.mux(best < kInfinity, from, otherwise));
     });
   });
+}
+// Unreached devices keep their own value.
+inline Field<double> broadcast(Program& p, const Field<bool>& source, const Field<double>& value) {
+  return broadcast(p, source, value, value);
 }
 
 // The neighbor a device hands its collected value to: the one nearest the source by hops,
@@ -136,9 +142,9 @@ inline Field<double> consensus(Program& p, const Field<double>& value, double ra
   });
 }
 
-// A channel from source to destination: the devices whose distances to both add up to at
-// most the source-destination distance plus width. Obstacles are left out of the network
-// (a branch): gradients go round them.
+// A channel from source to destination: the devices that reach both and whose distances to
+// both add up to at most the source-destination distance plus width; empty where either is
+// unreachable. Obstacles are left out of the network (a branch): gradients go round them.
 inline Field<bool> channel(Program& p, const Field<bool>& source, const Field<bool>& destination,
                            const Field<bool>& obstacle, double width) {
   return p.aggregate("channel", [&] {
@@ -148,7 +154,8 @@ inline Field<bool> channel(Program& p, const Field<bool>& source, const Field<bo
           const Field<double> fromSource = distanceGradient(p, source);
           const Field<double> toDestination = distanceGradient(p, destination);
           const Field<double> span = broadcast(p, source, toDestination);
-          return fromSource + toDestination <= span + width;
+          return fromSource < kInfinity && toDestination < kInfinity &&
+                 fromSource + toDestination <= span + width;
         });
   });
 }

@@ -100,17 +100,35 @@ NbrField<bool> operator<(const NbrField<T>& a, const Field<T>& b) {
   return impl::Tracer::combine<bool>(impl::EntryCode::Less, a, impl::Tracer::operand(b));
 }
 
+// min, max and sum of booleans would leave {0, 1} (an empty max is -inf): any() and all().
+#define KFIELD_IMPL_NOT_BOOLEAN(fold)                  \
+  static_assert(!std::is_same<T, bool>::value,         \
+                "fold a boolean neighbor field with any() or all(), not " fold "()")
 template <class T>
 Field<T> NbrField<T>::min() const {
+  KFIELD_IMPL_NOT_BOOLEAN("min");
   return impl::Tracer::fold<T>(impl::FoldCode::Min, *this, excludeSelf_);
 }
 template <class T>
 Field<T> NbrField<T>::max() const {
+  KFIELD_IMPL_NOT_BOOLEAN("max");
   return impl::Tracer::fold<T>(impl::FoldCode::Max, *this, excludeSelf_);
 }
 template <class T>
 Field<T> NbrField<T>::sum() const {
+  KFIELD_IMPL_NOT_BOOLEAN("sum");
   return impl::Tracer::fold<T>(impl::FoldCode::Sum, *this, excludeSelf_);
+}
+#undef KFIELD_IMPL_NOT_BOOLEAN
+template <class T>
+Field<bool> NbrField<T>::any() const {
+  static_assert(std::is_same<T, bool>::value, "any() folds a boolean neighbor field");
+  return impl::Tracer::fold<bool>(impl::FoldCode::Any, *this, excludeSelf_);
+}
+template <class T>
+Field<bool> NbrField<T>::all() const {
+  static_assert(std::is_same<T, bool>::value, "all() folds a boolean neighbor field");
+  return impl::Tracer::fold<bool>(impl::FoldCode::All, *this, excludeSelf_);
 }
 template <class T>
 Field<T> NbrField<T>::self() const {

@@ -3,6 +3,8 @@
 #ifndef KFIELD_IMPL_ERRORS_HPP
 #define KFIELD_IMPL_ERRORS_HPP
 
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +18,16 @@ namespace kfield::impl {
 // A failure that is not the caller's input: a library call, a broken invariant between ranks.
 [[noreturn]] inline void runtimeError(const std::string& who, const std::string& what) {
   throw std::runtime_error(who + ": " + what);
+}
+
+// A number as a message shows it: the fewest digits that read back as the same double.
+inline std::string numberText(double value) {
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  return text;
 }
 
 }  // namespace kfield::impl

@@ -44,7 +44,12 @@ class BasicSimulation {
     Sensor& set(std::int64_t device, std::int64_t sample, T value) {
       sim_->checkDevice("sensor '" + name_ + "'", device);
       sim_->checkSample("sensor '" + name_ + "'", sample);
-      sim_->sensorHost_(index_ * sim_->devices_ + device, sample) = static_cast<double>(value);
+      const auto v = static_cast<double>(value);
+      if (sim_->program_.sensors[index_].type == SensorType::Bool && v != 0.0 && v != 1.0) {
+        impl::invalidArgument(kWho, "sensor '" + name_ + "' is boolean (0 or 1), got " +
+                                        impl::numberText(v) + " at device " + std::to_string(device));
+      }
+      sim_->sensorHost_(index_ * sim_->devices_ + device, sample) = v;
       sim_->sensorsDirty_ = true;
       return *this;
     }

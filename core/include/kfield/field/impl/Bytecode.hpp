@@ -28,7 +28,7 @@ enum class OpCode : std::int32_t {
   NotEqual,
   And,
   Or,
-  Mux,            // out = a != 0 ? b : c
+  Mux,            // out = a == 1 ? b : c (only exact 1 is true, as in Not, And, Or)
   ContextMix,     // out = the alignment context of key b inside context a
   RememberRead,   // out = this device's state, or a (the initial value) when it has none
   RememberWrite,  // state = a
@@ -38,7 +38,8 @@ enum class OpCode : std::int32_t {
   Output          // output plane = a
 };
 
-enum class FoldCode : std::int32_t { Min, Max, Sum, Count, Self };  // Self: own entry only
+// Self: own entry only. Any, All: of boolean entries (exact 1 is true); empty: 0 and 1.
+enum class FoldCode : std::int32_t { Min, Max, Sum, Count, Self, Any, All };
 
 // An operand: a scratch slot, or a constant when slot < 0.
 struct Operand {
@@ -75,7 +76,7 @@ enum class EntryCode : std::int32_t {
   Max,
   Less,
   Equal,  // 1 or 0
-  Mux     // a != 0 ? b : c
+  Mux     // a == 1 ? b : c
 };
 
 struct EntryOp {

@@ -61,7 +61,7 @@ struct RoundKernel {
   // it executes the call, 0 when it does not.
   KOKKOS_INLINE_FUNCTION double keyOf(const Op& op, const double* scratch, std::int64_t stride,
                                       std::int64_t e) const {
-    if (op.mask >= 0 && scratch[op.mask * stride + e] == 0.0) return 0.0;
+    if (op.mask >= 0 && scratch[op.mask * stride + e] != 1.0) return 0.0;
     return op.context >= 0 ? scratch[op.context * stride + e] : 1.0;
   }
 
@@ -111,7 +111,7 @@ struct RoundKernel {
     auto apply = [&](const auto& f) { elementwise(team, op, scratch, stride, count, f); };
     switch (op.code) {
       case OpCode::Neg: return apply([](double x, double) { return -x; });
-      case OpCode::Not: return apply([](double x, double) { return x == 0.0 ? 1.0 : 0.0; });
+      case OpCode::Not: return apply([](double x, double) { return x == 1.0 ? 0.0 : 1.0; });
       case OpCode::Abs: return apply([](double x, double) { return math::fabs(x); });
       case OpCode::Sqrt: return apply([](double x, double) { return math::sqrt(x); });
       case OpCode::Add: return apply([](double x, double y) { return x + y; });
@@ -128,9 +128,9 @@ struct RoundKernel {
       case OpCode::Equal: return apply([](double x, double y) { return x == y ? 1.0 : 0.0; });
       case OpCode::NotEqual: return apply([](double x, double y) { return x != y ? 1.0 : 0.0; });
       case OpCode::And:
-        return apply([](double x, double y) { return (x != 0.0 && y != 0.0) ? 1.0 : 0.0; });
+        return apply([](double x, double y) { return (x == 1.0 && y == 1.0) ? 1.0 : 0.0; });
       case OpCode::Or:
-        return apply([](double x, double y) { return (x != 0.0 || y != 0.0) ? 1.0 : 0.0; });
+        return apply([](double x, double y) { return (x == 1.0 || y == 1.0) ? 1.0 : 0.0; });
       case OpCode::ContextMix: return apply([](double x, double y) { return contextMix(x, y); });
       case OpCode::Mux: {
         // Each operand as a base and a step (0 for a constant): no test per element.
@@ -141,7 +141,7 @@ struct RoundKernel {
         const double *a = at(op.a), *b = at(op.b), *c = at(op.c);
         const std::int64_t sa = op.a.slot >= 0, sb = op.b.slot >= 0, sc = op.c.slot >= 0;
         forElements(team, count,
-                    [&](std::int64_t e) { out[e] = a[e * sa] != 0.0 ? b[e * sb] : c[e * sc]; });
+                    [&](std::int64_t e) { out[e] = a[e * sa] == 1.0 ? b[e * sb] : c[e * sc]; });
         return;
       }
       case OpCode::Fold: return fold(team, op, scratch, stride, first, count);
@@ -300,6 +300,10 @@ struct RoundKernel {
       case FoldCode::Max: return f([](double acc, double v) { return acc < v ? v : acc; });
       case FoldCode::Sum: return f([](double acc, double v) { return acc + v; });
       case FoldCode::Count: return f([](double acc, double) { return acc + 1.0; });
+      case FoldCode::Any:
+        return f([](double acc, double v) { return acc == 1.0 || v == 1.0 ? 1.0 : 0.0; });
+      case FoldCode::All:
+        return f([](double acc, double v) { return acc == 1.0 && v == 1.0 ? 1.0 : 0.0; });
       default: return f([](double, double v) { return v; });  // Self: only its entry is visited
     }
   }
@@ -310,7 +314,10 @@ struct RoundKernel {
                                    std::int64_t stride, std::int64_t first,
                                    std::int64_t count) const {
     const double inf = math::infinity();
-    const double init = op.fold == FoldCode::Min ? inf : op.fold == FoldCode::Max ? -inf : 0.0;
+    const double init = op.fold == FoldCode::Min   ? inf
+                        : op.fold == FoldCode::Max ? -inf
+                        : op.fold == FoldCode::All ? 1.0
+                                                   : 0.0;
     double* out = scratch + op.out * stride;
     const EntryOp only = entries(op.entryBegin);
     const bool plain = op.entryCount == 1 && only.code == EntryCode::Neighbor && !only.keyed;
@@ -390,7 +397,7 @@ struct RoundKernel {
         case EntryCode::EdgeLength: reg[r] = net.lengths(k); break;
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + e]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;
-        case EntryCode::Mux: reg[r] = reg[x.a] != 0.0 ? reg[x.b] : reg[x.c]; break;
+        case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;
         default: reg[r] = entryBinary(x.code, reg[x.a], reg[x.b]);
       }
     }
