@@ -32,13 +32,14 @@ inline std::vector<double> dijkstra(const Network& net, const std::vector<std::i
   using Item = std::pair<double, std::int64_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
   for (auto s : sources) dist[s] = 0, queue.push({0.0, s});
+  const auto lengths = net.lengths();
   while (!queue.empty()) {
     const auto [d, i] = queue.top();
     queue.pop();
     if (d > dist[i]) continue;
     for (std::int64_t k = net.offsets()[i]; k < net.offsets()[i + 1]; ++k) {
       const std::int64_t j = net.neighbors()[k];
-      const double through = dist[i] + net.lengths()[k];
+      const double through = dist[i] + lengths[k];
       if (through < dist[j]) dist[j] = through, queue.push({through, j});
     }
   }

@@ -15,6 +15,8 @@ namespace {
 
 // Rows sorted, self included, and i hears j exactly when j hears i, with the same length.
 void expectWellFormed(const Network& net) {
+  const auto lengths = net.lengths();
+  ASSERT_EQ(static_cast<std::int64_t>(lengths.size()), net.entries());
   for (std::int64_t i = 0; i < net.devices(); ++i) {
     const auto row = net.neighborsOf(i);
     ASSERT_TRUE(std::is_sorted(row.begin(), row.end())) << "row " << i;
@@ -23,13 +25,13 @@ void expectWellFormed(const Network& net) {
     for (std::int64_t k = net.offsets()[i]; k < net.offsets()[i + 1]; ++k) {
       const std::int32_t j = net.neighbors()[k];
       if (j == i) {
-        ASSERT_EQ(net.lengths()[k], 0.0);
+        ASSERT_EQ(lengths[k], 0.0);
         continue;
       }
       const auto back = net.neighborsOf(j);
       const auto it = std::lower_bound(back.begin(), back.end(), std::int32_t(i));
       ASSERT_TRUE(it != back.end() && *it == i) << i << " hears " << j << " but not back";
-      ASSERT_EQ(net.lengths()[net.offsets()[j] + (it - back.begin())], net.lengths()[k]);
+      ASSERT_EQ(lengths[net.offsets()[j] + (it - back.begin())], lengths[k]);
     }
   }
 }
@@ -59,10 +61,11 @@ TEST(Network, RandomGeometricMatchesAllPairsBruteForce) {
   const Network net = Network::randomGeometric(3000, 1.7, 9);
   ASSERT_TRUE(net.hasPositions());
   const double r2 = 1.7 * 1.7;
+  const auto x = net.x(), y = net.y();
   for (std::int64_t i = 0; i < net.devices(); ++i) {
     std::vector<std::int32_t> expected;
     for (std::int64_t j = 0; j < net.devices(); ++j) {
-      const double dx = net.x()[j] - net.x()[i], dy = net.y()[j] - net.y()[i];
+      const double dx = x[j] - x[i], dy = y[j] - y[i];
       if (dx * dx + dy * dy <= r2) expected.push_back(std::int32_t(j));
     }
     ASSERT_EQ(net.neighborsOf(i), expected) << "device " << i;
@@ -104,27 +107,31 @@ TEST_F(EdgeFile, ReadsEdgesLengthsAndComments) {
 }
 
 TEST_F(EdgeFile, BadLinesAreNamedByFileAndLine) {
-  write("0 1\nzero one\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
-                           ":2: expected 'src dst [length]', got 'zero one'");
-  write("0 1 fast\n");
-  EXPECT_EQ(errorOf(),
-            "kfield::Network::fromEdgeList: " + path + ":1: length 'fast' is not a number");
-  write("0 1 -2\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
-                           ":1: length must be finite and >= 0, got -2");
-  write("0 -1\n");
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
-                           ":1: device ids must be in [0, 2147483647), got 0 -1");
+  auto expectLine = [&](const std::string& text, const std::string& what) {
+    write(text);
+    EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":" + what) << text;
+  };
+  expectLine("0 1\nzero one\n", "2: device id 'zero' is not a whole number in [0, 2147483647)");
+  expectLine("0 1 2 3\n", "1: expected 'src dst [length]', got '0 1 2 3'");
+  expectLine("7\n", "1: expected 'src dst [length]', got '7'");
+  expectLine("1 2.5\n", "1: device id '2.5' is not a whole number in [0, 2147483647)");
+  expectLine("0 -1\n", "1: device id '-1' is not a whole number in [0, 2147483647)");
+  expectLine("0 2147483647\n",
+             "1: device id '2147483647' is not a whole number in [0, 2147483647)");
+  expectLine("0 99999999999999999999\n",
+             "1: device id '99999999999999999999' is not a whole number in [0, 2147483647)");
+  expectLine("0 1 fast\n", "1: length 'fast' is not a finite decimal number >= 0");
+  expectLine("0 1 -2\n", "1: length '-2' is not a finite decimal number >= 0");
+  expectLine("0 1 0x1p3\n", "1: length '0x1p3' is not a finite decimal number >= 0");
+  expectLine("0 1 inf\n", "1: length 'inf' is not a finite decimal number >= 0");
+  expectLine("0 1 1e999\n", "1: length '1e999' is not a finite decimal number >= 0");
+  expectLine("0 1 2.5.1\n", "1: length '2.5.1' is not a finite decimal number >= 0");
   write("4 4\n");
   EXPECT_EQ(errorOf(),
             "kfield::Network::fromEdgeList: " + path + ":1: device 4 is joined to itself");
-  write("0 1 1\n1 0 2\n");
+  write("0 1 1\n1 0 2.5\n");
   EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
-                           ":2: edge 0 1 has length 2.000000, but line 1 gave 1.000000");
-  write("0 1 1 9\n");
-  EXPECT_EQ(errorOf(),
-            "kfield::Network::fromEdgeList: " + path + ":1: unexpected '9' after the length");
+                           ":2: edge 0 1 has length 2.5, but line 1 gave 1");
   write("# nothing\n");
   EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: '" + path + "' lists no edge");
   std::remove(path.c_str());
@@ -138,6 +145,10 @@ TEST(Network, SpecsBuildTheirNetworks) {
             Network::randomGeometric(100, 2.5, 7).neighbors());
   EXPECT_EQ(Network::fromSpec("rgg:100:2.5").neighbors(),
             Network::randomGeometric(100, 2.5, 1).neighbors());
+  // Radii far below the spacing: at most about one cell per device, however small.
+  for (const char* spec : {"rgg:1000:0.003", "rgg:1000:1e-7", "rgg:1000:1e-300"}) {
+    EXPECT_EQ(Network::fromSpec(spec).entries(), 1000) << spec;  // each device alone
+  }
 }
 
 TEST(Network, BadSpecsAreRefusedByName) {
@@ -145,25 +156,27 @@ TEST(Network, BadSpecsAreRefusedByName) {
     return test::errorOf([&] { Network::fromSpec(spec); });
   };
   const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED] or edges:FILE)";
-  EXPECT_EQ(errorOf("mesh:4"),
-            "kfield::Network::fromSpec: network 'mesh:4' is not understood" + usage);
-  EXPECT_EQ(errorOf("grid:4"),
-            "kfield::Network::fromSpec: network 'grid:4': size must be WxH" + usage);
-  EXPECT_EQ(errorOf("grid:4xq"),
-            "kfield::Network::fromSpec: network 'grid:4xq': height 'q' is not a number");
-  EXPECT_EQ(errorOf("grid:4x3:6"), "kfield::Network::grid: the neighborhood must be 4 or 8, got 6");
-  EXPECT_EQ(errorOf("grid:0x3"), "kfield::Network::grid: width and height must be >= 1, got 0x3");
-  EXPECT_EQ(errorOf("grid:100000x100000"),
-            "kfield::Network::grid: 100000x100000 is more than 2147483647 devices");
-  EXPECT_EQ(errorOf("rgg:10:-1"),
-            "kfield::Network::fromPositions: the radius must be finite and > 0, got -1.000000");
-  EXPECT_EQ(errorOf("rgg:2.5:1"),
-            "kfield::Network::fromSpec: network 'rgg:2.5:1': device count '2.5' is not a whole "
-            "number >= 0");
-  EXPECT_EQ(
-      errorOf("rgg:0:1"),
-      "kfield::Network::randomGeometric: the number of devices must be in [1, 2147483647], got 0");
-  EXPECT_EQ(errorOf(""), "kfield::Network::fromSpec: network '' is empty" + usage);
+  auto expectSpec = [&](const std::string& spec, const std::string& what) {
+    EXPECT_EQ(errorOf(spec), "kfield::Network::fromSpec: network '" + spec + "': " + what);
+  };
+  expectSpec("mesh:4", "not understood" + usage);
+  expectSpec("grid:4", "size must be WxH" + usage);
+  expectSpec("grid:4xq", "height 'q' is not a number");
+  expectSpec("grid:4x3:6", "the neighborhood must be 4 or 8, got 6");
+  expectSpec("grid:0x3", "width and height must be >= 1, got 0x3");
+  expectSpec("grid:100000x100000", "100000x100000 is more than 2147483647 devices");
+  expectSpec("rgg:10:-1", "the radius must be finite and > 0, got -1");
+  expectSpec("rgg:2.5:1", "device count '2.5' is not a whole number >= 0");
+  expectSpec("rgg:0:1", "the number of devices must be in [1, 2147483647], got 0");
+  expectSpec("", "empty" + usage);
+  // Edges that would not fit in any machine's memory: counted, named, nothing allocated.
+  const std::string huge = errorOf("rgg:10000000:1000");
+  EXPECT_EQ(huge.rfind("kfield::Network::fromSpec: network 'rgg:10000000:1000': radius 1000 (about ",
+                       0),
+            0u)
+      << huge;
+  EXPECT_NE(huge.find("e+13 edges among 10000000 devices) needs "), std::string::npos) << huge;
+  EXPECT_NE(huge.find(" TiB, but this machine's memory is "), std::string::npos) << huge;
 }
 
 }  // namespace

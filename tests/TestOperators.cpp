@@ -161,6 +161,7 @@ void expectSumsInCsrOrder(std::int64_t samples) {
   sim.run(2);  // round 2 folds the neighbors' round-1 exports
   const auto out = sim.output();
   std::int64_t orderMatters = 0;
+  const auto lengths = net.lengths();
   for (std::int64_t d = 0; d < net.devices(); ++d) {
     const auto row = net.neighborsOf(d);
     for (std::int64_t s = 0; s < samples; ++s) {
@@ -170,7 +171,7 @@ void expectSumsInCsrOrder(std::int64_t samples) {
           const std::int64_t j = *it;
           const std::int64_t k = net.offsets()[d] + (&*it - row.data());
           plain = plain + value(j, s);
-          entries = entries + (value(j, s) + net.lengths()[k]);
+          entries = entries + (value(j, s) + lengths[k]);
         }
         return plain * 3.0 + entries;
       };

@@ -152,6 +152,12 @@ TYPED_TEST(Partials, BadRangesAreRefusedByName) {
   EXPECT_THROW(mergePartials(other, ownerPartials<TypeParam>(x, 40, 100)), std::invalid_argument);
 }
 
+// A width is the learner's parameter count k: past 2^31 it is kept, not narrowed.
+TYPED_TEST(Partials, WidthsPastTwoToThe31AreKept) {
+  const std::int64_t wide = (std::int64_t(1) << 32) + 3;
+  EXPECT_EQ(emptyPartials<double>(0, 10, wide).width, wide);
+}
+
 // The builder the learner uses: nodes appended left to right, each starting where the
 // partials end.
 TYPED_TEST(Partials, AppendedNodesMustFollowOneAnother) {

@@ -71,7 +71,10 @@ TYPED_TEST(Programs, SettingsAreCheckedByName) {
   lib::ProgramSettings settings;
   settings.radius = -1;
   EXPECT_EQ(errorOf([&] { lib::findProgram("election")->build(net, settings); }),
-            "kfield::lib::election: radius must be >= 0, got -1");
+            "kfield::lib::election: radius must be in [0, 64] (one traced level per hop), got -1");
+  settings.radius = 65;  // each hop is one more level of the traced program
+  EXPECT_EQ(errorOf([&] { lib::findProgram("election")->build(net, settings); }),
+            "kfield::lib::election: radius must be in [0, 64] (one traced level per hop), got 65");
   settings = {};
   settings.rate = -0.5;
   EXPECT_EQ(errorOf([&] { lib::findProgram("consensus")->build(net, settings); }),

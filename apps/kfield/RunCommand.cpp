@@ -3,6 +3,7 @@
 
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
+#include <kfield/Errors.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
+#include <stdexcept>
 
 namespace kfield::cli {
 namespace {
@@ -25,6 +28,7 @@ struct RunOptions {
   std::int64_t samples = 1;
   std::vector<std::int64_t> sources;
   int radius = 2;
+  bool radiusGiven = false;
   bool print = false;
   std::string out;
 };
@@ -56,19 +60,35 @@ class Progress {
 };
 
 int runProgram(const RunOptions& o) {
-  if (o.rounds < -1) throw UserError("--rounds must be >= 0, got " + std::to_string(o.rounds));
+  if (o.rounds == 0 || o.rounds < -1) {
+    throw UserError("--rounds must be >= 1, got " + std::to_string(o.rounds));
+  }
+  if (o.maxRounds < 1) {
+    throw UserError("--max-rounds must be >= 1, got " + std::to_string(o.maxRounds));
+  }
   if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
-  if (o.radius < 0) throw UserError("--radius must be >= 0, got " + std::to_string(o.radius));
   if (!o.out.empty()) {
     throw UserError("--out " + o.out + ": HDF5 export is not available in this build yet");
   }
-  Network net = [&] {
-    try {
-      return Network::fromSpec(o.network);
-    } catch (const std::invalid_argument& e) {
-      throw UserError(std::string("--network: ") + e.what());
-    }
-  }();
+  const lib::LibraryProgram* chosen = lib::findProgram(o.program);
+  if (!chosen) {
+    throw UserError("unknown program '" + o.program + "' (programs: " + programNames() + ")");
+  }
+  auto reads = [&](const char* sensor) {
+    return std::find(chosen->sensors.begin(), chosen->sensors.end(), sensor) !=
+           chosen->sensors.end();
+  };
+  if (!o.sources.empty() && !reads("source")) {
+    throw UserError("--source: program '" + o.program + "' has no source");
+  }
+  if (o.radiusGiven && o.program != "election") {
+    throw UserError("--radius: only election takes a radius, not '" + o.program + "'");
+  }
+  if (o.radius < 0 || o.radius > lib::kMaxElectionRadius) {
+    throw UserError("--radius must be in [0, " + std::to_string(lib::kMaxElectionRadius) +
+                    "] (one traced level per hop), got " + std::to_string(o.radius));
+  }
+  const Network net = Network::fromSpec(o.network);
   const std::int64_t n = net.devices();
   std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
   for (std::int64_t s : sources) {
@@ -79,20 +99,15 @@ int runProgram(const RunOptions& o) {
   }
   lib::ProgramSettings settings;
   settings.radius = o.radius;
-  const lib::LibraryProgram* chosen = lib::findProgram(o.program);
-  if (!chosen) {
-    throw UserError("unknown program '" + o.program + "' (programs: " + programNames() + ")");
-  }
   const TracedProgram program = chosen->build(net, settings);
   Simulation sim(program, net, o.samples);
-  auto has = [&](const char* name) { return program.sensorIndex(name) >= 0; };
   if (o.program == "channel") {
     sim.sensor("source").set(sources[0], true);
     sim.sensor("destination").set(sources.size() > 1 ? sources[1] : n - 1, true);
-  } else if (has("source")) {
+  } else if (reads("source")) {
     for (std::int64_t s : sources) sim.sensor("source").set(s, true);
   }
-  if (has("value")) {
+  if (reads("value")) {
     const bool ones = o.program == "collect-sum";  // counts the devices
     for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
   }
@@ -166,7 +181,17 @@ Command addRunCommand(CLI::App& app) {
   run->add_flag("--print", o->print, "Write the final field, one 'device value' line each");
   run->add_option("--out", o->out, "Write the fields to an HDF5 file");
   run->fallthrough();  // --threads may follow the subcommand
-  return {run, [o] { return runProgram(*o); }};
+  return {run, [o, run] {
+            o->radiusGiven = run->count("--radius") > 0;
+            try {
+              return runProgram(*o);
+            } catch (const std::invalid_argument& e) {  // the library refused what was asked
+              throw UserError(reason(e));
+            } catch (const std::bad_alloc&) {
+              throw UserError("out of memory running '" + o->program + "' on " + o->network +
+                              " with " + std::to_string(o->samples) + " samples");
+            }
+          }};
 }
 
 }  // namespace kfield::cli

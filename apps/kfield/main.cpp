@@ -3,6 +3,7 @@
 
 #include <kfield/Config.hpp>
 #include <kfield/rt/Runtime.hpp>
+#include <kfield/rt/Topology.hpp>
 
 #include <exception>
 #include <iostream>
@@ -51,6 +52,11 @@ int main(int argc, char* argv[]) {
   }
 
   try {
+    const int pus = threads > 0 ? kfield::readTopology().pus : 0;
+    if (pus > 0 && threads > pus) {
+      throw UserError("--threads " + std::to_string(threads) + " is more than this machine's " +
+                      std::to_string(pus) + " processing units");
+    }
     kfield::Runtime runtime(kfield::RuntimeOptions{threads});
     return chosen->run();
   } catch (const UserError& e) {

@@ -3,9 +3,11 @@
 #define KFIELD_KFIELD_HPP
 
 #include "kfield/Config.hpp"
+#include "kfield/Errors.hpp"
 #include "kfield/Plane.hpp"
 #include "kfield/Random.hpp"
 #include "kfield/backends/ExecutionSpaces.hpp"
+#include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/backends/SpaceInfo.hpp"
 #include "kfield/backends/Tuning.hpp"
 #include "kfield/field/Field.hpp"

@@ -67,10 +67,6 @@ const std::vector<LibraryProgram>& programs() {
        "the id of the nearest leader (leaders more than radius hops apart)",
        {},
        [](const Network&, const ProgramSettings& s) {
-         if (s.radius < 0) {
-           impl::invalidArgument("kfield::lib::election",
-                                 "radius must be >= 0, got " + std::to_string(s.radius));
-         }
          return traced("election", [&](Program& p) { return election(p, s.radius); });
        }},
       {"channel",

@@ -29,7 +29,7 @@ void check(int rc, const char* call) {
 std::vector<unsigned char> serialize(const Partials<double>& p) {
   impl::ByteWriter out;
   for (std::int64_t v :
-       {p.n, p.begin, p.end, std::int64_t(p.width), static_cast<std::int64_t>(p.nodes.size())}) {
+       {p.n, p.begin, p.end, p.width, static_cast<std::int64_t>(p.nodes.size())}) {
     out.word(static_cast<std::uint64_t>(v));
   }
   for (const TreeNode& node : p.nodes) {
@@ -46,9 +46,9 @@ Partials<double> deserialize(const std::vector<unsigned char>& bytes) {
   p.n = static_cast<std::int64_t>(in.word());
   p.begin = static_cast<std::int64_t>(in.word());
   p.end = static_cast<std::int64_t>(in.word());
-  p.width = static_cast<int>(in.word());
+  p.width = static_cast<std::int64_t>(in.word());
   const auto nodes = static_cast<std::int64_t>(in.word());
-  if (nodes < 0 || static_cast<std::uint64_t>(nodes) > in.wordsLeft() / 2) {
+  if (p.width < 0 || nodes < 0 || static_cast<std::uint64_t>(nodes) > in.wordsLeft() / 2) {
     impl::runtimeError(kWho, "partials of the wrong size");
   }
   for (std::int64_t j = 0; j < nodes; ++j) {
@@ -57,7 +57,11 @@ Partials<double> deserialize(const std::vector<unsigned char>& bytes) {
     node.index = static_cast<std::int64_t>(in.word());
     p.nodes.push_back(node);
   }
-  const std::size_t values = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(p.width);
+  const auto width = static_cast<std::size_t>(p.width);
+  if (nodes > 0 && width > in.wordsLeft() / static_cast<std::size_t>(nodes)) {
+    impl::runtimeError(kWho, "partials of the wrong size");
+  }
+  const std::size_t values = static_cast<std::size_t>(nodes) * width;
   if (in.wordsLeft() != values) impl::runtimeError(kWho, "partials of the wrong size");
   p.values.resize(values);
   for (double& v : p.values) v = in.value();

@@ -1,10 +1,13 @@
 // What every network builder shares: rows filled one device at a time, sorted, with the self
-// entry put in its place; and the limit on the device count (ids are 32-bit).
+// entry put in its place; the limit on the device count (ids are 32-bit); and the memory
+// check made before anything is allocated.
 #ifndef KFIELD_SRC_NET_BUILDROWS_HPP
 #define KFIELD_SRC_NET_BUILDROWS_HPP
 
 #include "kfield/impl/Errors.hpp"
+#include "kfield/impl/Sizes.hpp"
 #include "kfield/net/Network.hpp"
+#include "kfield/rt/Topology.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -21,10 +24,27 @@ inline void checkDevices(const char* who, std::int64_t n) {
   }
 }
 
+// The bytes of a network of `devices` and `entries` (self entries included), with `perDevice`
+// and `perEntry` more bytes (positions, given lengths).
+inline std::uint64_t networkBytes(std::uint64_t devices, std::uint64_t entries,
+                                  std::uint64_t perDevice, std::uint64_t perEntry) {
+  return impl::total({impl::product({devices + 1, sizeof(std::int64_t) + perDevice}),
+                      impl::product({entries, sizeof(std::int32_t) + perEntry})});
+}
+
+// Refuses `what` ("a 46340x46340 grid") when its network does not fit in memory.
+inline void checkNetworkBytes(const char* who, const std::string& what, std::uint64_t bytes) {
+  impl::requireMemory(who, what, bytes, hostMemoryBytes(), "this machine's memory");
+}
+
 template <class FillRow>
-Network Network::build(std::int64_t devices, FillRow&& fillRow, std::string description) {
+Network Network::build(std::int64_t devices, std::int64_t entries, bool givenLengths,
+                       FillRow&& fillRow, std::string description) {
   Network net;
-  net.offsets_.reserve(devices + 1);
+  Arrays& a = *net.data_;
+  a.offsets.reserve(static_cast<std::size_t>(devices) + 1);
+  a.neighbors.reserve(static_cast<std::size_t>(entries));
+  if (givenLengths) a.lengths.reserve(static_cast<std::size_t>(entries));
   Row row;
   for (std::int64_t i = 0; i < devices; ++i) {
     row.clear();
@@ -32,12 +52,12 @@ Network Network::build(std::int64_t devices, FillRow&& fillRow, std::string desc
     row.emplace_back(static_cast<std::int32_t>(i), 0.0);
     std::sort(row.begin(), row.end());
     for (const auto& [j, length] : row) {
-      net.neighbors_.push_back(j);
-      net.lengths_.push_back(length);
+      a.neighbors.push_back(j);
+      if (givenLengths) a.lengths.push_back(length);
     }
-    net.offsets_.push_back(static_cast<std::int64_t>(net.neighbors_.size()));
+    a.offsets.push_back(static_cast<std::int64_t>(a.neighbors.size()));
   }
-  net.description_ = std::move(description);
+  a.description = std::move(description);
   return net;
 }
 

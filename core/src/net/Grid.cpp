@@ -1,29 +1,31 @@
 // Square grids with 4 or 8 neighbors.
 #include "BuildRows.hpp"
 
-#include <cmath>
 #include <string>
 
 namespace kfield {
 
 Network Network::grid(std::int64_t width, std::int64_t height, int neighborhood) {
+  const char* who = "kfield::Network::grid";
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
   if (width < 1 || height < 1) {
-    impl::invalidArgument("kfield::Network::grid", "width and height must be >= 1, got " +
-                                                       std::to_string(width) + "x" +
-                                                       std::to_string(height));
+    impl::invalidArgument(who, "width and height must be >= 1, got " + size);
   }
   if (neighborhood != 4 && neighborhood != 8) {
-    impl::invalidArgument("kfield::Network::grid",
-                          "the neighborhood must be 4 or 8, got " + std::to_string(neighborhood));
+    impl::invalidArgument(who, "the neighborhood must be 4 or 8, got " + std::to_string(neighborhood));
   }
   if (width > kMaxDevices / height) {
-    impl::invalidArgument("kfield::Network::grid", std::to_string(width) + "x" +
-                                                       std::to_string(height) + " is more than " +
-                                                       std::to_string(kMaxDevices) + " devices");
+    impl::invalidArgument(who, size + " is more than " + std::to_string(kMaxDevices) + " devices");
   }
-  const double diagonal = std::sqrt(2.0);
+  const std::int64_t n = width * height;
+  // Self, then each edge twice: across, down, and (8 neighbors) both diagonals.
+  std::int64_t edges = (width - 1) * height + width * (height - 1);
+  if (neighborhood == 8) edges += 2 * (width - 1) * (height - 1);
+  const std::int64_t entries = n + 2 * edges;
+  checkNetworkBytes(who, "a " + size + " grid",
+                    networkBytes(std::uint64_t(n), std::uint64_t(entries), 0, 0));
   Network net = build(
-      width * height,
+      n, entries, false,
       [&](std::int64_t i, Row& row) {
         const std::int64_t x = i % width, y = i / width;
         for (std::int64_t dy = -1; dy <= 1; ++dy) {
@@ -31,19 +33,12 @@ Network Network::grid(std::int64_t width, std::int64_t height, int neighborhood)
             if ((dx == 0 && dy == 0) || (neighborhood == 4 && dx != 0 && dy != 0)) continue;
             const std::int64_t nx = x + dx, ny = y + dy;
             if (nx < 0 || nx >= width || ny < 0 || ny >= height) continue;
-            row.emplace_back(static_cast<std::int32_t>(ny * width + nx),
-                             dx != 0 && dy != 0 ? diagonal : 1.0);
+            row.emplace_back(static_cast<std::int32_t>(ny * width + nx), 0.0);
           }
         }
       },
-      "grid " + std::to_string(width) + "x" + std::to_string(height) + ", " +
-          std::to_string(neighborhood) + " neighbors");
-  net.x_.resize(width * height);
-  net.y_.resize(width * height);
-  for (std::int64_t i = 0; i < width * height; ++i) {
-    net.x_[i] = double(i % width);
-    net.y_[i] = double(i / width);
-  }
+      "grid " + size + ", " + std::to_string(neighborhood) + " neighbors");
+  net.data_->gridWidth = width;
   return net;
 }
 

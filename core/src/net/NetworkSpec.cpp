@@ -9,13 +9,24 @@ namespace kfield {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
-  impl::invalidArgument("kfield::Network::fromSpec", what);
-}
+[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument(what); }
+
+Network fromSpecWords(const std::string& spec);
 
 }  // namespace
 
 Network Network::fromSpec(const std::string& spec) {
+  try {
+    return fromSpecWords(spec);
+  } catch (const std::invalid_argument& e) {
+    impl::invalidArgument("kfield::Network::fromSpec",
+                          "network '" + spec + "': " + reason(e));
+  }
+}
+
+namespace {
+
+Network fromSpecWords(const std::string& spec) {
   auto parts = [&] {
     std::vector<std::string> out;
     std::string item;
@@ -32,34 +43,36 @@ Network Network::fromSpec(const std::string& spec) {
       used = 0;
     }
     if (text.empty() || used != text.size()) {
-      fail("network '" + spec + "': " + what + " '" + text + "' is not a number");
+      fail(std::string(what) + " '" + text + "' is not a number");
     }
     return value;
   };
   auto integer = [&](const std::string& text, const char* what) {
     const double value = number(text, what);
     if (value != std::floor(value) || value < 0 || value > 9.0e15) {
-      fail("network '" + spec + "': " + what + " '" + text + "' is not a whole number >= 0");
+      fail(std::string(what) + " '" + text + "' is not a whole number >= 0");
     }
     return static_cast<std::int64_t>(value);
   };
   const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED] or edges:FILE)";
-  if (parts.empty()) fail("network '" + spec + "' is empty" + usage);
+  if (parts.empty()) fail("empty" + usage);
   if (parts[0] == "grid" && (parts.size() == 2 || parts.size() == 3)) {
     const auto x = parts[1].find('x');
-    if (x == std::string::npos) fail("network '" + spec + "': size must be WxH" + usage);
+    if (x == std::string::npos) fail("size must be WxH" + usage);
     const int hood = parts.size() == 3 ? int(integer(parts[2], "neighborhood")) : 4;
-    return grid(integer(parts[1].substr(0, x), "width"), integer(parts[1].substr(x + 1), "height"),
+    return Network::grid(integer(parts[1].substr(0, x), "width"), integer(parts[1].substr(x + 1), "height"),
                 hood);
   }
   if (parts[0] == "rgg" && (parts.size() == 3 || parts.size() == 4)) {
     const std::uint64_t seed = parts.size() == 4 ? std::uint64_t(integer(parts[3], "seed")) : 1;
-    return randomGeometric(integer(parts[1], "device count"), number(parts[2], "radius"), seed);
+    return Network::randomGeometric(integer(parts[1], "device count"), number(parts[2], "radius"), seed);
   }
   if (parts[0] == "edges" && parts.size() >= 2) {
-    return fromEdgeList(spec.substr(6));  // the file name may itself hold ':'
+    return Network::fromEdgeList(spec.substr(6));  // the file name may itself hold ':'
   }
-  fail("network '" + spec + "' is not understood" + usage);
+  fail("not understood" + usage);
 }
+
+}  // namespace
 
 }  // namespace kfield

@@ -1,93 +1,159 @@
-// Networks of devices in the plane: neighbors within a radius, found with cell lists.
+// Networks in the plane: neighbors within a radius, found with cell lists.
 #include "BuildRows.hpp"
 
 #include "kfield/Random.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <string>
 
 namespace kfield {
+namespace {
+
+// Devices sorted into square cells of side >= radius, so that a device's neighbors lie in its
+// cell and the 8 around it; at most about one cell per device, however small the radius.
+class Cells {
+ public:
+  Cells(const std::vector<double>& x, const std::vector<double>& y, double radius)
+      : x_(x), y_(y), r2_(radius * radius) {
+    const auto n = static_cast<std::int64_t>(x.size());
+    double maxX = x[0], maxY = y[0];
+    minX_ = x[0], minY_ = y[0];
+    for (std::int64_t i = 0; i < n; ++i) {
+      minX_ = std::min(minX_, x[i]), maxX = std::max(maxX, x[i]);
+      minY_ = std::min(minY_, y[i]), maxY = std::max(maxY, y[i]);
+    }
+    // In floating point, clamped before any conversion: extent / radius may be huge.
+    const double along = std::max(1.0, std::floor(std::sqrt(double(n))));
+    cw_ = std::int64_t(std::min(std::floor((maxX - minX_) / radius) + 1.0, along));
+    ch_ = std::int64_t(std::min(std::floor((maxY - minY_) / radius) + 1.0, along));
+    side_ = std::max({radius, (maxX - minX_) / double(cw_), (maxY - minY_) / double(ch_)});
+    // Counting sort of devices by cell, ids ascending within a cell.
+    start_.assign(std::size_t(cw_ * ch_ + 1), 0);
+    for (std::int64_t i = 0; i < n; ++i) ++start_[cellOf(i) + 1];
+    for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
+    members_.resize(std::size_t(n));
+    std::vector<std::int64_t> fill(start_.begin(), start_.end() - 1);
+    for (std::int64_t i = 0; i < n; ++i) members_[fill[cellOf(i)]++] = std::int32_t(i);
+  }
+
+  // f(j, squared distance) for every device j != i within the radius of i.
+  template <class F>
+  void forNeighbors(std::int64_t i, F&& f) const {
+    const std::int64_t c = cellOf(i), cx = c % cw_, cy = c / cw_;
+    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch_ - 1, cy + 1); ++ny) {
+      for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(cw_ - 1, cx + 1);
+           ++nx) {
+        const std::int64_t cell = ny * cw_ + nx;
+        for (std::int64_t k = start_[cell]; k < start_[cell + 1]; ++k) {
+          const std::int32_t j = members_[k];
+          const double dx = x_[j] - x_[i], dy = y_[j] - y_[i];
+          const double d2 = dx * dx + dy * dy;
+          if (j != i && d2 <= r2_) f(j, d2);
+        }
+      }
+    }
+  }
+
+  // Devices that device i compares itself with (its cell and the 8 around it).
+  std::uint64_t candidates(std::int64_t i) const {
+    const std::int64_t c = cellOf(i), cx = c % cw_, cy = c / cw_;
+    std::uint64_t count = 0;
+    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch_ - 1, cy + 1); ++ny) {
+      const std::int64_t lo = ny * cw_ + std::max<std::int64_t>(0, cx - 1);
+      const std::int64_t hi = ny * cw_ + std::min(cw_ - 1, cx + 1);
+      count += std::uint64_t(start_[hi + 1] - start_[lo]);
+    }
+    return count;
+  }
+
+ private:
+  std::int64_t cellOf(std::int64_t i) const {
+    const std::int64_t cx = std::min(cw_ - 1, std::int64_t((x_[i] - minX_) / side_));
+    const std::int64_t cy = std::min(ch_ - 1, std::int64_t((y_[i] - minY_) / side_));
+    return cy * cw_ + cx;
+  }
+
+  const std::vector<double>& x_;
+  const std::vector<double>& y_;
+  double r2_, minX_, minY_, side_;
+  std::int64_t cw_, ch_;
+  std::vector<std::int64_t> start_;
+  std::vector<std::int32_t> members_;
+};
+
+std::string roughly(double count) {
+  char text[32];
+  std::snprintf(text, sizeof text, count < 1e6 ? "%.0f" : "%.2g", count);
+  return text;
+}
+
+}  // namespace
 
 Network Network::fromPositions(std::vector<double> x, std::vector<double> y, double radius) {
+  const char* who = "kfield::Network::fromPositions";
   const auto n = static_cast<std::int64_t>(x.size());
-  checkDevices("kfield::Network::fromPositions", n);
+  checkDevices(who, n);
   if (y.size() != x.size()) {
-    impl::invalidArgument("kfield::Network::fromPositions",
-                          std::to_string(x.size()) + " x coordinates but " +
-                              std::to_string(y.size()) + " y coordinates");
+    impl::invalidArgument(who, std::to_string(x.size()) + " x coordinates but " +
+                                   std::to_string(y.size()) + " y coordinates");
   }
   if (!(radius > 0.0) || !std::isfinite(radius)) {
-    impl::invalidArgument("kfield::Network::fromPositions",
-                          "the radius must be finite and > 0, got " + std::to_string(radius));
+    impl::invalidArgument(who, "the radius must be finite and > 0, got " + impl::numberText(radius));
   }
-  double minX = x[0], minY = y[0], maxX = x[0], maxY = y[0];
   for (std::int64_t i = 0; i < n; ++i) {
     if (!std::isfinite(x[i]) || !std::isfinite(y[i])) {
-      impl::invalidArgument("kfield::Network::fromPositions",
-                            "device " + std::to_string(i) + " has a non-finite position");
-    }
-    minX = std::min(minX, x[i]), maxX = std::max(maxX, x[i]);
-    minY = std::min(minY, y[i]), maxY = std::max(maxY, y[i]);
-  }
-  // Cells of side radius: a device's neighbors lie in its cell and the 8 around it.
-  auto cellsAlong = [&](double extent) {
-    return std::min<std::int64_t>(std::int64_t(extent / radius) + 1, 1 << 20);
-  };
-  const std::int64_t cw = cellsAlong(maxX - minX), ch = cellsAlong(maxY - minY);
-  const double side = std::max((maxX - minX) / double(cw), (maxY - minY) / double(ch));
-  const double cell = std::max(radius, side);
-  auto cellOf = [&](std::int64_t i, std::int64_t& cx, std::int64_t& cy) {
-    cx = std::min(cw - 1, std::int64_t((x[i] - minX) / cell));
-    cy = std::min(ch - 1, std::int64_t((y[i] - minY) / cell));
-  };
-  // Counting sort of devices by cell, ids ascending within a cell.
-  std::vector<std::int64_t> start(cw * ch + 1, 0);
-  for (std::int64_t i = 0; i < n; ++i) {
-    std::int64_t cx, cy;
-    cellOf(i, cx, cy);
-    ++start[cy * cw + cx + 1];
-  }
-  for (std::size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
-  std::vector<std::int32_t> members(n);
-  {
-    std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
-    for (std::int64_t i = 0; i < n; ++i) {
-      std::int64_t cx, cy;
-      cellOf(i, cx, cy);
-      members[fill[cy * cw + cx]++] = static_cast<std::int32_t>(i);
+      impl::invalidArgument(who, "device " + std::to_string(i) + " has a non-finite position");
     }
   }
-  const double r2 = radius * radius;
+  const Cells cells(x, y, radius);
+  const std::uint64_t limit = hostMemoryBytes(), perDevice = 2 * sizeof(double);
+  // The pairs compared bound the entries. When that bound does not fit, a sample of devices
+  // (a few million comparisons) estimates the degree before any time goes into counting.
+  std::uint64_t bound = 0;
+  for (std::int64_t i = 0; i < n; ++i) bound = impl::total({bound, cells.candidates(i)});
+  if (networkBytes(std::uint64_t(n), bound, perDevice, 0) > limit) {
+    std::uint64_t sampled = 0, found = 0, work = 0;
+    const std::int64_t stride = std::max<std::int64_t>(1, n / 4096);
+    for (std::int64_t i = 0; i < n && work < (1u << 24); i += stride, ++sampled) {
+      work += cells.candidates(i);
+      found += 1;
+      cells.forNeighbors(i, [&](std::int32_t, double) { ++found; });
+    }
+    const double entries = double(found) / double(sampled) * double(n);
+    const auto estimate = static_cast<std::uint64_t>(std::min(entries, 1.8e19));
+    checkNetworkBytes(who,
+                      "radius " + impl::numberText(radius) + " (about " +
+                          roughly((entries - double(n)) / 2) + " edges among " +
+                          std::to_string(n) + " devices)",
+                      networkBytes(std::uint64_t(n), estimate, perDevice, 0));
+  }
+  std::int64_t entries = n;
+  for (std::int64_t i = 0; i < n; ++i) cells.forNeighbors(i, [&](std::int32_t, double) { ++entries; });
+  checkNetworkBytes(who,
+                    "radius " + impl::numberText(radius) + " (" +
+                        std::to_string((entries - n) / 2) + " edges among " + std::to_string(n) +
+                        " devices)",
+                    networkBytes(std::uint64_t(n), std::uint64_t(entries), perDevice, 0));
   std::ostringstream description;
   description << "positions of " << n << " devices, radius " << radius;
   Network net = build(
-      n,
+      n, entries, false,
       [&](std::int64_t i, Row& row) {
-        std::int64_t cx, cy;
-        cellOf(i, cx, cy);
-        for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch - 1, cy + 1);
-             ++ny) {
-          for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(cw - 1, cx + 1);
-               ++nx) {
-            const std::int64_t c = ny * cw + nx;
-            for (std::int64_t k = start[c]; k < start[c + 1]; ++k) {
-              const std::int32_t j = members[k];
-              const double dx = x[j] - x[i], dy = y[j] - y[i];
-              const double d2 = dx * dx + dy * dy;
-              if (j != i && d2 <= r2) row.emplace_back(j, std::sqrt(d2));
-            }
-          }
-        }
+        cells.forNeighbors(i, [&](std::int32_t j, double) { row.emplace_back(j, 0.0); });
       },
       description.str());
-  net.x_ = std::move(x);
-  net.y_ = std::move(y);
+  net.data_->x = std::move(x);
+  net.data_->y = std::move(y);
   return net;
 }
 
 Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t seed) {
-  checkDevices("kfield::Network::randomGeometric", n);
+  const char* who = "kfield::Network::randomGeometric";
+  checkDevices(who, n);
+  checkNetworkBytes(who, "a random geometric graph of " + std::to_string(n) + " devices",
+                    networkBytes(std::uint64_t(n), std::uint64_t(n), 2 * sizeof(double), 0));
   const double side = std::sqrt(double(n));
   std::vector<double> x(n), y(n);
   for (std::int64_t i = 0; i < n; ++i) {
@@ -98,7 +164,7 @@ Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t se
   std::ostringstream description;
   description << "random geometric graph of " << n << " devices, radius " << radius << ", seed "
               << seed;
-  net.description_ = description.str();
+  net.data_->description = description.str();
   return net;
 }
 

@@ -4,7 +4,10 @@
 
 #include <hwloc.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -40,6 +43,18 @@ std::string bytesText(std::uint64_t bytes) {
 
 }  // namespace
 
+std::uint64_t hostMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  std::uint64_t bytes = pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
+  for (const char* limit : {"/sys/fs/cgroup/memory.max",  // cgroup v2, then v1
+                            "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream in(limit);
+    std::uint64_t value = 0;
+    if (in >> value && value > 0 && (bytes == 0 || value < bytes)) bytes = value;  // "max": none
+  }
+  return bytes;
+}
+
 Topology readTopology() {
   TopologyHandle handle;
   Topology t;
@@ -47,6 +62,7 @@ Topology readTopology() {
   t.numaNodes = handle.count(HWLOC_OBJ_NUMANODE);
   t.cores = handle.count(HWLOC_OBJ_CORE);
   t.pus = handle.count(HWLOC_OBJ_PU);
+  t.memoryBytes = hostMemoryBytes();
 
   const struct {
     hwloc_obj_type_t type;

@@ -5,7 +5,10 @@
 #define KFIELD_FIELD_LIBRARY_HPP
 
 #include "kfield/field/Program.hpp"
+#include "kfield/impl/Errors.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
+
+#include <string>
 
 namespace kfield::lib {
 
@@ -94,10 +97,16 @@ inline Field<double> collectCount(Program& p, const Field<bool>& source) {
 }
 
 // S: sparse choice. A device leads when its id is the smallest within `radius` hops, so
-// leaders are more than `radius` hops apart (radius levels of neighbor minima: each level
-// settles one round after the one below). Returns the id of the nearest leader by distance
-// (the smallest among equally near ones).
+// leaders are more than `radius` hops apart (radius levels of neighbor minima, traced one by
+// one: each settles one round after the one below). Returns the id of the nearest leader by
+// distance (the smallest among equally near ones).
+constexpr int kMaxElectionRadius = 64;
 inline Field<double> election(Program& p, int radius) {
+  if (radius < 0 || radius > kMaxElectionRadius) {
+    impl::invalidArgument("kfield::lib::election",
+                          "radius must be in [0, " + std::to_string(kMaxElectionRadius) +
+                              "] (one traced level per hop), got " + std::to_string(radius));
+  }
   return p.aggregate("election", [&] {
     const Field<double> id = toDouble(p.uid());
     Field<double> smallest = id;

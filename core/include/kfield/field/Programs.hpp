@@ -13,7 +13,7 @@ namespace kfield::lib {
 
 // What the programs that take a setting use.
 struct ProgramSettings {
-  int radius = 2;     // election: hops between leaders (>= 0)
+  int radius = 2;     // election: hops between leaders, in [0, kMaxElectionRadius]
   double rate = 0.0;  // consensus: the step; 0 picks 1 / (largest degree + 1) of the network
 };
 

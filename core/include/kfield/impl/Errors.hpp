@@ -1,8 +1,10 @@
-// One way to refuse: every message reads "kfield::Thing: what", naming the function or class
-// that refused and the value it refused.
+// One way to refuse (kfield/Errors.hpp): every message reads "kfield::Thing: what".
 #ifndef KFIELD_IMPL_ERRORS_HPP
 #define KFIELD_IMPL_ERRORS_HPP
 
+#include "kfield/Errors.hpp"
+
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -23,6 +25,10 @@ namespace kfield::impl {
 // A number as a message shows it: the fewest digits that read back as the same double.
 inline std::string numberText(double value) {
   char text[32];
+  if (value > -1e15 && value < 1e15 && value == std::floor(value)) {
+    std::snprintf(text, sizeof text, "%.0f", value);  // whole numbers in full: 1000, not 1e+03
+    return text;
+  }
   for (int digits = 1; digits <= 17; ++digits) {
     std::snprintf(text, sizeof text, "%.*g", digits, value);
     if (std::strtod(text, nullptr) == value) break;

@@ -21,8 +21,13 @@ struct Topology {
   int pus = 0;                     // processing units (hardware threads)
   std::vector<CacheLevel> caches;  // data and unified caches first, innermost first
   std::string binding;             // PUs this process may run on, as a list ("0-1")
+  std::uint64_t memoryBytes = 0;   // hostMemoryBytes()
   std::string hwlocVersion;        // hwloc release kfield was built with
 };
+
+// The host memory this process may use: the machine's physical memory, or the cgroup's
+// limit (a batch job's share) when that is smaller. What a size is refused against.
+std::uint64_t hostMemoryBytes();
 
 // Reads the topology of this machine; throws std::runtime_error when hwloc cannot.
 Topology readTopology();

@@ -4,9 +4,11 @@
 #define KFIELD_SIM_SIMULATION_HPP
 
 #include "kfield/Plane.hpp"
+#include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/backends/Tuning.hpp"
 #include "kfield/field/TracedProgram.hpp"
 #include "kfield/impl/Errors.hpp"
+#include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
@@ -20,6 +22,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kfield {
@@ -49,8 +52,7 @@ class BasicSimulation {
         impl::invalidArgument(kWho, "sensor '" + name_ + "' is boolean (0 or 1), got " +
                                         impl::numberText(v) + " at device " + std::to_string(device));
       }
-      sim_->sensorHost_(index_ * sim_->devices_ + device, sample) = v;
-      sim_->sensorsDirty_ = true;
+      sim_->sensorAt(index_, device, sample) = v;
       return *this;
     }
     template <class T>
@@ -118,6 +120,18 @@ class BasicSimulation {
     if (rounds < 0)
       impl::invalidArgument(kWho, "rounds must be >= 0, got " + std::to_string(rounds));
   }
+  // Planes the host reads and writes in place: no host copy of the sensors.
+  static constexpr bool kHostPlanes = std::is_same<Memory, Kokkos::HostSpace>::value;
+  double& sensorAt(std::int32_t index, std::int64_t device, std::int64_t sample) {
+    const auto row = static_cast<std::size_t>(index * devices_ + device);
+    if constexpr (kHostPlanes) {
+      return planes_.sensors(row, static_cast<std::size_t>(positionOf_[sample]));
+    } else {
+      sensorsDirty_ = true;
+      return sensorHost_(row, static_cast<std::size_t>(sample));
+    }
+  }
+  void checkSizes(const typename impl::RoundPlanes<Memory>::Rows& rows) const;
   void uploadSensors();
   void reorder(const std::vector<std::int64_t>& sampleAt);  // new position -> sample
   void round(std::int64_t live, bool trackChanges, bool writeOutput = true);
@@ -125,14 +139,16 @@ class BasicSimulation {
   TracedProgram program_;
   ExecSpace space_;
   std::int64_t devices_, samples_;
+  Network network_;  // shared with the caller's: on the host, net_ views its arrays
   NetworkView<Memory> net_;
   Kokkos::View<impl::Op*, Memory> ops_;
   Kokkos::View<impl::EntryOp*, Memory> entries_;
   impl::RoundPlanes<Memory> planes_;
-  HostPlane sensorHost_;  // sample order
+  HostPlane sensorHost_;  // sample order; only when the planes are not on the host
   bool sensorsDirty_ = true;
   Kokkos::View<int*, Memory> changed_, fresh_;
   std::vector<std::int64_t> sampleAt_;    // position -> sample
+  std::vector<std::int64_t> positionOf_;  // sample -> position
   std::vector<std::int64_t> roundsDone_;  // per sample
 };
 
@@ -141,38 +157,73 @@ using Simulation = BasicSimulation<>;
 template <class ExecSpace>
 BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network& network,
                                             std::int64_t samples, ExecSpace space)
-    : program_(std::move(program)), space_(space), devices_(network.devices()), samples_(samples) {
+    : program_(std::move(program)),
+      space_(space),
+      devices_(network.devices()),
+      samples_(samples),
+      network_(network) {
   if (samples < 1) {
     impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
   }
-  net_ = network.on<Memory>();
-  ops_ = impl::upload<Memory>(program_.ops, "kfield::sim::ops");
-  entries_ = impl::upload<Memory>(program_.entries, "kfield::sim::entries");
   auto anyKeyed = [](const std::vector<PlaneInfo>& planes) {
     return std::any_of(planes.begin(), planes.end(), [](const PlaneInfo& p) { return p.keyed; });
   };
-  planes_ = impl::RoundPlanes<Memory>(static_cast<std::size_t>(devices_),
-                                      static_cast<std::size_t>(samples_), program_.sensors.size(),
-                                      program_.exports.size(), anyKeyed(program_.exports),
-                                      program_.states.size(), anyKeyed(program_.states));
-  const std::size_t n = static_cast<std::size_t>(devices_);
-  sensorHost_ = HostPlane("kfield::sim::sensors_host", program_.sensors.size() * n, samples_);
+  const auto rows = impl::RoundPlanes<Memory>::rows(
+      static_cast<std::size_t>(devices_), program_.sensors.size(), program_.exports.size(),
+      anyKeyed(program_.exports), program_.states.size(), anyKeyed(program_.states));
+  checkSizes(rows);
+  const bool readsLengths =
+      std::any_of(program_.entries.begin(), program_.entries.end(),
+                  [](const impl::EntryOp& e) { return e.code == impl::EntryCode::EdgeLength; });
+  net_ = network_.on<Memory>(readsLengths);
+  ops_ = impl::upload<Memory>(program_.ops, "kfield::sim::ops");
+  entries_ = impl::upload<Memory>(program_.entries, "kfield::sim::entries");
+  planes_ = impl::RoundPlanes<Memory>(rows, static_cast<std::size_t>(samples_));
+  if constexpr (!kHostPlanes) {
+    sensorHost_ = HostPlane("kfield::sim::sensors_host", rows.sensors, samples_);
+  }
   changed_ = Kokkos::View<int*, Memory>("kfield::sim::changed", samples_);
   fresh_ = Kokkos::View<int*, Memory>("kfield::sim::fresh", samples_);
   sampleAt_.resize(samples_);
   std::iota(sampleAt_.begin(), sampleAt_.end(), 0);
+  positionOf_ = sampleAt_;
   roundsDone_.assign(samples_, 0);
+}
+
+// Refuses, before anything is allocated, planes that do not fit where they would live.
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::checkSizes(const typename impl::RoundPlanes<Memory>::Rows& rows) const {
+  const auto samples = static_cast<std::uint64_t>(samples_);
+  const std::uint64_t planes = impl::product({rows.total(), samples, sizeof(double)});
+  std::uint64_t network = 0;
+  if constexpr (!kHostPlanes) {  // the network's copy lives beside the planes
+    network = impl::product({static_cast<std::uint64_t>(network_.entries()), 12});
+  }
+  const std::string what = std::to_string(devices_) + " devices x " + std::to_string(samples_) +
+                           " sample" + (samples_ == 1 ? "" : "s") + " of program '" +
+                           program_.name + "'";
+  const MemoryLimit limit = memoryLimit<Memory>();
+  impl::requireMemory(kWho, what, impl::total({planes, network}), limit.bytes, limit.where);
+  if constexpr (!kHostPlanes) {  // and the host's copy of the sensors
+    impl::requireMemory(kWho, what + " (the sensors' host copy)",
+                        impl::product({rows.sensors, samples, sizeof(double)}), hostMemoryBytes(),
+                        "this machine's memory");
+  }
 }
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::uploadSensors() {
-  if (!sensorsDirty_) return;
-  HostPlane ordered("kfield::sim::sensors_ordered", sensorHost_.extent(0), samples_);
-  for (std::size_t r = 0; r < sensorHost_.extent(0); ++r) {
-    for (std::int64_t p = 0; p < samples_; ++p) ordered(r, p) = sensorHost_(r, sampleAt_[p]);
+  if constexpr (kHostPlanes) {
+    return;  // set() writes the planes themselves
+  } else {
+    if (!sensorsDirty_) return;
+    HostPlane ordered("kfield::sim::sensors_ordered", sensorHost_.extent(0), samples_);
+    for (std::size_t r = 0; r < sensorHost_.extent(0); ++r) {
+      for (std::int64_t p = 0; p < samples_; ++p) ordered(r, p) = sensorHost_(r, sampleAt_[p]);
+    }
+    Kokkos::deep_copy(planes_.sensors, ordered);
+    sensorsDirty_ = false;
   }
-  Kokkos::deep_copy(planes_.sensors, ordered);
-  sensorsDirty_ = false;
 }
 
 template <class ExecSpace>
@@ -187,6 +238,7 @@ void BasicSimulation<ExecSpace>::reorder(const std::vector<std::int64_t>& sample
     if (p.extent(0) > 0) p = gatherSamples(space_, p, from);
   });
   sampleAt_ = sampleAt;
+  for (std::int64_t p = 0; p < samples_; ++p) positionOf_[sampleAt_[p]] = p;
 }
 
 template <class ExecSpace>

@@ -43,7 +43,7 @@ struct Partials {
   std::int64_t n = 0;  // samples in the whole sequence
   std::int64_t begin = 0;
   std::int64_t end = 0;
-  int width = 1;
+  std::int64_t width = 1;
   std::vector<TreeNode> nodes;
   std::vector<T> values;
 };
@@ -52,7 +52,7 @@ struct Partials {
 // node: where a range's partials start before appendNode adds its nodes. Throws
 // std::invalid_argument unless 0 <= begin <= n and width >= 0.
 template <class T>
-Partials<T> emptyPartials(std::int64_t begin, std::int64_t n, int width = 1);
+Partials<T> emptyPartials(std::int64_t begin, std::int64_t n, std::int64_t width = 1);
 
 // Extends p by the node of the canonical tree that starts where p ends, with its width values
 // (the node's sums over its present samples): siblings are added, left + right, and a node

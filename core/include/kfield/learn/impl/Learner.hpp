@@ -99,7 +99,7 @@ void DataParallelLearner<ExecSpace, Contribution>::step() {
 
   // Each owner's partials from its tasks, in owner order, then over ranks.
   Partials<double> mine = emptyPartials<double>(
-      p.ownerBegin[static_cast<std::size_t>(p.localOwners.begin)], p.mass, static_cast<int>(p.k));
+      p.ownerBegin[static_cast<std::size_t>(p.localOwners.begin)], p.mass, p.k);
   for (std::size_t q = 0; q < p.tasks.size(); ++q) appendNode(mine, p.nodes[q], &sums(q, 0));
   const std::vector<double> numerator = finishPartials(options_.placement.combine(std::move(mine)));
   {

@@ -4,6 +4,7 @@
 #define KFIELD_SIM_IMPL_ROUNDPLANES_HPP
 
 #include "kfield/Plane.hpp"
+#include "kfield/impl/Sizes.hpp"
 
 #include <cstdint>
 #include <string>
@@ -19,22 +20,37 @@ struct RoundPlanes {
   Plane<Memory> states, stateKeys;          // state x device, and keys of conditional states
   Plane<Memory> output;                     // device rows
 
-  // The sizes a program needs; `keyed...`: whether any export or state is conditional.
+  // Rows of each plane a program needs; `keyed...`: whether any export or state is
+  // conditional. Counted before anything is allocated.
+  struct Rows {
+    std::size_t sensors, exports, presence, states, stateKeys, output;
+    std::uint64_t total() const {  // every plane, the two of each pair counted twice
+      return impl::total({sensors, 2 * exports, 2 * presence, states, stateKeys, output});
+    }
+  };
+  static Rows rows(std::size_t devices, std::size_t sensorCount, std::size_t exportCount,
+                   bool keyedExports, std::size_t stateCount, bool keyedStates) {
+    return {sensorCount * devices,
+            exportCount * devices,
+            keyedExports ? exportCount * devices : 0,
+            stateCount * devices,
+            keyedStates ? stateCount * devices : 0,
+            devices};
+  }
+
   RoundPlanes() = default;
-  RoundPlanes(std::size_t devices, std::size_t samples, std::size_t sensorCount,
-              std::size_t exportCount, bool keyedExports, std::size_t stateCount,
-              bool keyedStates) {
-    auto plane = [&](const char* label, std::size_t rows) {
-      return Plane<Memory>(std::string(label), rows, samples);
+  RoundPlanes(const Rows& rows, std::size_t samples) {
+    auto plane = [&](const char* label, std::size_t n) {
+      return Plane<Memory>(std::string(label), n, samples);
     };
-    sensors = plane("kfield::sim::sensors", sensorCount * devices);
-    exportsNow = plane("kfield::sim::exports", exportCount * devices);
-    exportsPrev = plane("kfield::sim::exports", exportCount * devices);
-    presenceNow = plane("kfield::sim::presence", keyedExports ? exportCount * devices : 0);
-    presencePrev = plane("kfield::sim::presence", keyedExports ? exportCount * devices : 0);
-    states = plane("kfield::sim::states", stateCount * devices);
-    stateKeys = plane("kfield::sim::state_keys", keyedStates ? stateCount * devices : 0);
-    output = plane("kfield::sim::output", devices);
+    sensors = plane("kfield::sim::sensors", rows.sensors);
+    exportsNow = plane("kfield::sim::exports", rows.exports);
+    exportsPrev = plane("kfield::sim::exports", rows.exports);
+    presenceNow = plane("kfield::sim::presence", rows.presence);
+    presencePrev = plane("kfield::sim::presence", rows.presence);
+    states = plane("kfield::sim::states", rows.states);
+    stateKeys = plane("kfield::sim::state_keys", rows.stateKeys);
+    output = plane("kfield::sim::output", rows.output);
   }
 
   // f(plane) for every plane, in the order of the members.

@@ -10,7 +10,7 @@
 namespace kfield {
 
 template <class T>
-Partials<T> emptyPartials(std::int64_t begin, std::int64_t n, int width) {
+Partials<T> emptyPartials(std::int64_t begin, std::int64_t n, std::int64_t width) {
   if (begin < 0 || n < 0 || begin > n) {
     impl::invalidArgument(
         "kfield::emptyPartials",
@@ -36,7 +36,7 @@ void appendNode(Partials<T>& p, TreeNode node, const T* values) {
                               std::to_string(node.index) + ") does not start at sample " +
                               std::to_string(p.end) + " of " + std::to_string(p.n));
   }
-  const int w = p.width;
+  const std::int64_t w = p.width;
   p.end = node.end(p.n);
   p.nodes.push_back(node);
   p.values.insert(p.values.end(), values, values + w);
@@ -103,7 +103,7 @@ namespace impl {
 // partials start.
 template <class T>
 Partials<T> partialsOfRange(const char* who, std::int64_t begin, std::int64_t count, std::int64_t n,
-                            int width) {
+                            std::int64_t width) {
   if (begin < 0 || n < 0 || count < 0 || begin > n - count) {
     invalidArgument(who, "samples [" + std::to_string(begin) + ", " +
                              std::to_string(begin + count) + ") do not lie in a sequence of " +
@@ -133,7 +133,7 @@ template <class ExecSpace, class VectorsView>
 Partials<typename VectorsView::non_const_value_type> canonicalPartialsOfVectors(
     const ExecSpace& space, const VectorsView& vectors, std::int64_t begin, std::int64_t n) {
   using T = typename VectorsView::non_const_value_type;
-  const auto width = static_cast<int>(vectors.extent(1));
+  const auto width = static_cast<std::int64_t>(vectors.extent(1));
   const auto count = static_cast<std::int64_t>(vectors.extent(0));
   auto p = impl::partialsOfRange<T>("kfield::canonicalPartialsOfVectors", begin, count, n, width);
   Kokkos::View<T*, typename ExecSpace::memory_space> sum("kfield::sum::node", width);
