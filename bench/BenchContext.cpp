@@ -8,6 +8,17 @@
 
 namespace kfield::bench {
 
+namespace {
+bool failed = false;
+}
+
+void fail(benchmark::State& state, const std::string& why) {
+  failed = true;
+  state.SkipWithError(why.c_str());
+}
+
+bool anyFailed() { return failed; }
+
 void addKfieldContext() {
   const BuildInfo build = buildInfo();
   benchmark::AddCustomContext("kfield_version", build.version);

@@ -15,6 +15,10 @@ namespace kfield::bench {
 // compiler, flags and build type to the context. Needs an initialised Kokkos.
 void addKfieldContext();
 
+// A benchmark whose own answer is wrong: skipped with the reason, and the suite exits 1.
+void fail(benchmark::State& state, const std::string& why);
+bool anyFailed();
+
 // Registers one benchmark per enabled execution space, named "<name>/<Space>".
 // make(tag) returns the benchmark's body for that space.
 template <class Make>

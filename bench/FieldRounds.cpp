@@ -1,22 +1,29 @@
-// Synchronous rounds of the hop gradient: the engine (traced program, tile interpreter)
-// against a hand-written loop over the same CSR, the practical speed limit, in one run.
+// Synchronous rounds of library programs: the engine (traced program, tile interpreter)
+// against the same rounds written by hand over the same CSR, in one run. The hand loops are
+// the fastest simple code a user would write: the engine's order (neighbors outer, samples
+// inner), contiguous sample rows, vectorisable. Every variant first checks its answer, bit for
+// bit, against a host reference on a small network of the same kind and batch.
 #include "BenchContext.hpp"
+#include "HandRounds.hpp"
+#include "PlainRounds.hpp"
 
-#include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/sim/Simulation.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kfield::bench {
 namespace {
 
 constexpr std::int64_t kRoundsPerIteration = 10;
+constexpr std::int64_t kCheckRounds = 6;
 
-// Networks are large: build each once per process.
+// Networks are large: build each once per process. Kind 0: square grid, 1: rgg radius 1.5.
 const Network& network(std::int64_t kind, std::int64_t devices) {
   static std::map<std::pair<std::int64_t, std::int64_t>, std::unique_ptr<Network>> cache;
   auto& slot = cache[{kind, devices}];
@@ -28,76 +35,86 @@ const Network& network(std::int64_t kind, std::int64_t devices) {
   return *slot;
 }
 
-void countRounds(benchmark::State& state, const Network& net, std::int64_t samples) {
+// The engine running the library program of the same name.
+template <class Space>
+class EngineRounds {
+ public:
+  EngineRounds(HandProgram program, const Network& net, std::int64_t samples)
+      : sim_(lib::findProgram(handProgramName(program))->build(net, {}), net, samples) {
+    for (std::int64_t s = 0; s < samples; ++s) sim_.sensor("source").set(sourceOf(s, net), s, true);
+    if (program == HandProgram::Collect) sim_.sensor("value").fill(1.0);
+  }
+  void rounds(std::int64_t k) { sim_.run(k); }
+  static int threads() { return static_cast<int>(Space().concurrency()); }
+  std::vector<double> output() const {
+    const HostPlane out = sim_.output();
+    return {out.data(), out.data() + out.size()};
+  }
+
+ private:
+  BasicSimulation<Space> sim_;
+};
+
+void countRounds(benchmark::State& state, const Network& net, std::int64_t samples, int threads) {
   const double deviceRounds =
       double(state.iterations()) * double(net.devices()) * double(kRoundsPerIteration);
   state.counters["device_rounds_per_second"] =
       benchmark::Counter(deviceRounds, benchmark::Counter::kIsRate);
   state.counters["sample_device_rounds_per_second"] =
       benchmark::Counter(deviceRounds * double(samples), benchmark::Counter::kIsRate);
-  state.SetLabel(net.description());
+  state.SetLabel(net.description() + ", " + std::to_string(threads) + " threads");
 }
 
-template <class Space>
-void engine(benchmark::State& state) {
-  const Network& net = network(state.range(0), state.range(1));
-  const std::int64_t samples = state.range(2);
-  BasicSimulation<Space> sim(lib::findProgram("hop-gradient")->build(net, {}), net, samples);
-  for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(s % net.devices(), s, true);
-  sim.run(1);
-  timeFenced<Space>(state, [&] { sim.run(kRoundsPerIteration); });
-  countRounds(state, net, samples);
-}
-
-// The same rounds written directly: share semantics, double-buffered, CSR order.
-template <class Space>
-void handWritten(benchmark::State& state) {
-  const Network& net = network(state.range(0), state.range(1));
-  const std::int64_t samples = state.range(2), n = net.devices();
-  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space>;
-  const auto view = net.on<typename Space::memory_space>();
-  Plane now("now", n, samples), prev("prev", n, samples);
-  Kokkos::View<bool**, Kokkos::LayoutRight, typename Space::memory_space> source("source", n,
-                                                                                 samples);
-  Kokkos::parallel_for(
-      "kfield::bench::sources", Kokkos::RangePolicy<Space>(0, samples),
-      KOKKOS_LAMBDA(std::int64_t s) { source(s % n, s) = true; });
-  Kokkos::deep_copy(prev, lib::kInfinity);
-  timeFenced<Space>(state, [&] {
-    for (std::int64_t r = 0; r < kRoundsPerIteration; ++r) {
-      Kokkos::parallel_for(
-          "kfield::bench::hand_written_hop", Kokkos::RangePolicy<Space>(0, n),
-          KOKKOS_LAMBDA(std::int64_t i) {
-            for (std::int64_t s = 0; s < samples; ++s) {
-              double best = lib::kInfinity;
-              for (std::int64_t k = view.offsets(i); k < view.offsets(i + 1); ++k) {
-                const std::int64_t j = view.neighbors(k);
-                const double v = prev(j, s);
-                if (j != i && v < best) best = v;
-              }
-              now(i, s) = source(i, s) ? 0.0 : best + 1.0;
-            }
-          });
-      std::swap(now, prev);
+// Args: program, network kind, devices, samples.
+template <class Space, template <class> class Variant>
+void rounds(benchmark::State& state) {
+  const auto program = static_cast<HandProgram>(state.range(0));
+  const std::int64_t kind = state.range(1), samples = state.range(3);
+  {
+    const Network& small = network(kind, 2500);
+    Variant<Space> check(program, small, samples);
+    check.rounds(kCheckRounds);
+    if (!sameBits(check.output(), handReference(program, small, samples, kCheckRounds))) {
+      return fail(state, std::string(handProgramName(program)) + ": output differs from the host "
+                                                                 "reference");
     }
-  });
-  countRounds(state, net, samples);
+  }
+  const Network& net = network(kind, state.range(2));
+  Variant<Space> run(program, net, samples);
+  run.rounds(1);
+  timeFenced<Space>(state, [&] { run.rounds(kRoundsPerIteration); });
+  countRounds(state, net, samples, Variant<Space>::threads());
 }
 
 }  // namespace
 
 void registerBenchmarks() {
   const auto shapes = [](benchmark::internal::Benchmark* b) {
-    b->ArgNames({"network", "devices", "samples"});  // network 0: square grid, 1: rgg r=1.5
-    for (std::int64_t samples : {1, 64}) {
-      b->Args({0, 10000, samples})->Args({0, 1000000, samples})->Args({1, 1000000, samples});
+    b->ArgNames({"program", "network", "devices", "samples"});
+    for (std::int64_t program : {0, 1, 2}) {  // hop, distance, collect
+      for (std::int64_t samples : {1, 64}) {
+        b->Args({program, 0, 10000, samples})
+            ->Args({program, 0, 1000000, samples})
+            ->Args({program, 1, 1000000, samples});
+      }
+      b->Args({program, 0, 10000000, 1});
     }
-    b->Args({0, 10000000, 1});
   };
   registerForEachSpace(
-      "Hop/Engine", [](auto t) { return engine<typename decltype(t)::type>; }, shapes);
+      "Rounds/Engine", [](auto t) { return rounds<typename decltype(t)::type, EngineRounds>; },
+      shapes);
   registerForEachSpace(
-      "Hop/HandWritten", [](auto t) { return handWritten<typename decltype(t)::type>; }, shapes);
+      "Rounds/HandWritten", [](auto t) { return rounds<typename decltype(t)::type, HandRounds>; },
+      shapes);
+  // Gradients only, on the host: the check that the hand loop is itself the fastest simple one.
+  auto* plain = benchmark::RegisterBenchmark(
+      "Rounds/Plain/OpenMP", rounds<Kokkos::DefaultHostExecutionSpace, PlainRounds>);
+  plain->UseManualTime()->ArgNames({"program", "network", "devices", "samples"});
+  for (std::int64_t program : {0, 1}) {
+    for (std::int64_t samples : {1, 64}) {
+      plain->Args({program, 0, 10000, samples})->Args({program, 0, 1000000, samples});
+    }
+  }
 }
 
 }  // namespace kfield::bench

@@ -13,6 +13,10 @@ template <class ExecSpace>
 struct RoundTuning {
   static constexpr int kTileElements = 512;
   static int teamSize() { return 1; }
+  // Whether a team's threads and vector lanes split a tile (GPUs), or its one thread walks it
+  // in plain loops (host backends: Kokkos' host ranges step by a run-time increment, which
+  // keeps compilers from vectorising them).
+  static constexpr bool kTeamLanes = false;
 };
 
 // Canonical sums (kfield/sum): host threads walk long aligned chunks (cache-sized); a GPU
@@ -37,6 +41,7 @@ template <>
 struct RoundTuning<Kokkos::Cuda> {
   static constexpr int kTileElements = 256;
   static int teamSize() { return 128; }
+  static constexpr bool kTeamLanes = true;
 };
 
 template <>

@@ -11,6 +11,18 @@
 #endif
 #define KFIELD_KOKKOS_4 (KOKKOS_VERSION >= 40000)
 
+// Before a host loop whose iterations write only their own elements (out[i] from in[i]):
+// vectorise it without testing whether the arrays overlap.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define KFIELD_IMPL_INDEPENDENT
+#elif defined(__clang__)
+#define KFIELD_IMPL_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define KFIELD_IMPL_INDEPENDENT _Pragma("GCC ivdep")
+#else
+#define KFIELD_IMPL_INDEPENDENT
+#endif
+
 namespace kfield::impl {
 namespace math {
 

@@ -4,6 +4,7 @@
 #define KFIELD_SIM_IMPL_ROUNDKERNEL_HPP
 
 #include "kfield/Random.hpp"
+#include "kfield/backends/Tuning.hpp"
 #include "kfield/field/impl/Bytecode.hpp"
 #include "kfield/impl/Bits.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
@@ -65,23 +66,54 @@ struct RoundKernel {
     return op.context >= 0 ? scratch[op.context * stride + e] : 1.0;
   }
 
+  // A team's threads (threads) or a thread's vector lanes (lanes) over [0, n): on host
+  // backends (one thread per team) plain loops, which the compiler vectorises.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void threads(const Team& team, std::int64_t n, const F& f) {
+    if constexpr (RoundTuning<ExecSpace>::kTeamLanes) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), f);
+    } else {
+      (void)team;
+      for (std::int64_t i = 0; i < n; ++i) f(i);
+    }
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void lanes(const Team& team, std::int64_t n, const F& f) {
+    if constexpr (RoundTuning<ExecSpace>::kTeamLanes) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n), f);
+    } else {
+      (void)team;
+      KFIELD_IMPL_INDEPENDENT
+      for (std::int64_t i = 0; i < n; ++i) f(i);
+    }
+  }
+  // f(element) over [0, n) when each element is independent of the others.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void independent(const Team& team, std::int64_t n, const F& f) {
+    if constexpr (RoundTuning<ExecSpace>::kTeamLanes) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), f);
+    } else {
+      (void)team;
+      KFIELD_IMPL_INDEPENDENT
+      for (std::int64_t i = 0; i < n; ++i) f(i);
+    }
+  }
+
   // f(element) for every element of the tile: device-sample pairs, samples contiguous.
   template <class F>
   KOKKOS_INLINE_FUNCTION void forElements(const Team& team, std::int64_t count, const F& f) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * live), f);
+    independent(team, count * live, f);
   }
   // f(tile device, device, sample, element) for every element, device by device.
   template <class F>
   KOKKOS_INLINE_FUNCTION void forDevices(const Team& team, std::int64_t first, std::int64_t count,
                                          const F& f) const {
     if (live == 1) {  // one sample: no inner loop to set up per device
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
-                           [&](std::int64_t dl) { f(first + dl, 0, dl); });
+      threads(team, count, [&](std::int64_t dl) { f(first + dl, 0, dl); });
       return;
     }
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::int64_t dl) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live),
-                           [&](std::int64_t s) { f(first + dl, s, dl * live + s); });
+    threads(team, count, [&](std::int64_t dl) {
+      lanes(team, live, [&](std::int64_t s) { f(first + dl, s, dl * live + s); });
     });
   }
 
@@ -103,6 +135,18 @@ struct RoundKernel {
     } else {
       forElements(team, count, [&](std::int64_t e) { out[e] = f(ca, cb); });
     }
+  }
+
+  // Calls f(value) with value(element) reading the operand's slot, or giving its constant.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void withOperand(const Operand& o, const double* scratch,
+                                                 std::int64_t stride, const F& f) {
+    if (o.slot >= 0) {
+      const double* p = scratch + o.slot * stride;
+      return f([=](std::int64_t e) { return p[e]; });
+    }
+    const double c = o.constant;
+    f([=](std::int64_t) { return c; });
   }
 
   KOKKOS_INLINE_FUNCTION void run(const Team& team, const Op& op, double* scratch,
@@ -133,16 +177,16 @@ struct RoundKernel {
         return apply([](double x, double y) { return (x == 1.0 || y == 1.0) ? 1.0 : 0.0; });
       case OpCode::ContextMix: return apply([](double x, double y) { return contextMix(x, y); });
       case OpCode::Mux: {
-        // Each operand as a base and a step (0 for a constant): no test per element.
+        // Each operand's kind (slot or constant) decided once: every loop is a plain select.
         double* out = scratch + op.out * stride;
-        const auto at = [&](const Operand& o) {
-          return o.slot >= 0 ? scratch + o.slot * stride : &o.constant;
-        };
-        const double *a = at(op.a), *b = at(op.b), *c = at(op.c);
-        const std::int64_t sa = op.a.slot >= 0, sb = op.b.slot >= 0, sc = op.c.slot >= 0;
-        forElements(team, count,
-                    [&](std::int64_t e) { out[e] = a[e * sa] == 1.0 ? b[e * sb] : c[e * sc]; });
-        return;
+        return withOperand(op.a, scratch, stride, [&](const auto& a) {
+          withOperand(op.b, scratch, stride, [&](const auto& b) {
+            withOperand(op.c, scratch, stride, [&](const auto& c) {
+              forElements(team, count,
+                          [&](std::int64_t e) { out[e] = a(e) == 1.0 ? b(e) : c(e); });
+            });
+          });
+        });
       }
       case OpCode::Fold: return fold(team, op, scratch, stride, first, count);
       default: break;
@@ -308,75 +352,162 @@ struct RoundKernel {
     }
   }
 
+  // Calls f(binary) with an entry program's binary operation as a type.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void withBinary(EntryCode code, const F& f) {
+    switch (code) {
+      case EntryCode::Add: return f([](double a, double b) { return a + b; });
+      case EntryCode::Sub: return f([](double a, double b) { return a - b; });
+      case EntryCode::Mul: return f([](double a, double b) { return a * b; });
+      case EntryCode::Div: return f([](double a, double b) { return a / b; });
+      case EntryCode::Min: return f([](double a, double b) { return b < a ? b : a; });
+      default: return f([](double a, double b) { return a < b ? b : a; });  // Max
+    }
+  }
+
+  // The entry program's form, when it is one the fold evaluates inside its neighbor loop:
+  // 1 the neighbor's value itself, 2 (neighbor's value) op (edge length or constant): the
+  // gradients'. 0: any other (interpreted).
+  KOKKOS_INLINE_FUNCTION int fusedForm(const Op& op) const {
+    const EntryOp& v = entries(op.entryBegin);
+    if (v.code != EntryCode::Neighbor || v.keyed) return 0;
+    if (op.entryCount == 1) return 1;
+    if (op.entryCount != 3) return 0;
+    const EntryOp &x = entries(op.entryBegin + 1), &b = entries(op.entryBegin + 2);
+    const bool operand = x.code == EntryCode::EdgeLength || x.code == EntryCode::Constant;
+    const bool binary = b.code == EntryCode::Add || b.code == EntryCode::Sub ||
+                        b.code == EntryCode::Mul || b.code == EntryCode::Div ||
+                        b.code == EntryCode::Min || b.code == EntryCode::Max;
+    return operand && binary && b.a == 0 && b.b == 1 ? 2 : 0;
+  }
+
   // Folds in CSR order. Neighbors outer, samples inner: the same operations per (device,
   // sample) in the same order, with the samples of a row contiguous.
   KOKKOS_INLINE_FUNCTION void fold(const Team& team, const Op& op, double* scratch,
                                    std::int64_t stride, std::int64_t first,
                                    std::int64_t count) const {
+    const int form = fusedForm(op);
+    withCombine(op.fold, [&](const auto& combine) {
+      if (form == 1) {
+        return neighborFold(team, op, scratch, stride, first, count, combine,
+                            [](double v, std::int64_t) { return v; });
+      }
+      if (form == 2) {
+        const EntryOp &x = entries(op.entryBegin + 1), &b = entries(op.entryBegin + 2);
+        return withBinary(b.code, [&](const auto& binary) {
+          if (x.code == EntryCode::EdgeLength) {
+            const double* length = net.lengths.data();
+            return neighborFold(team, op, scratch, stride, first, count, combine,
+                                [=](double v, std::int64_t k) { return binary(v, length[k]); });
+          }
+          const double c = x.constant;
+          return neighborFold(team, op, scratch, stride, first, count, combine,
+                              [=](double v, std::int64_t) { return binary(v, c); });
+        });
+      }
+      interpretedFold(team, op, scratch, stride, first, count, combine);
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION double initialOf(FoldCode code) const {
     const double inf = math::infinity();
-    const double init = op.fold == FoldCode::Min   ? inf
-                        : op.fold == FoldCode::Max ? -inf
-                        : op.fold == FoldCode::All ? 1.0
-                                                   : 0.0;
+    return code == FoldCode::Min   ? inf
+           : code == FoldCode::Max ? -inf
+           : code == FoldCode::All ? 1.0
+                                   : 0.0;
+  }
+
+  // A fold whose entry is value(neighbor's export, entry index), the export unconditional.
+  template <class Combine, class Value>
+  KOKKOS_INLINE_FUNCTION void neighborFold(const Team& team, const Op& op, double* scratch,
+                                           std::int64_t stride, std::int64_t first,
+                                           std::int64_t count, const Combine& combine,
+                                           const Value& value) const {
+    const double init = initialOf(op.fold);
     double* out = scratch + op.out * stride;
     const EntryOp only = entries(op.entryBegin);
-    const bool plain = op.entryCount == 1 && only.code == EntryCode::Neighbor && !only.keyed;
-    withCombine(op.fold, [&](const auto& combine) {
-      if (plain && live == 1) {  // the hot case of a single sample, scalar all through
-        const std::int64_t row = only.plane * devices;
-        // Everything the neighbor loop needs, in locals: nothing to reload per neighbor.
-        const std::int64_t ps = static_cast<std::int64_t>(planes.exportsPrev.stride(0));
-        const double* prev = planes.exportsPrev.data() + row * ps;
-        const std::int64_t* offsets = net.offsets.data();
-        const std::int32_t* neighbors = net.neighbors.data();
-        const bool others = !(anyFresh && fresh(0) != 0) && op.fold != FoldCode::Self;
-        const bool self = op.excludeSelf == 0 || op.fold == FoldCode::Self;
-        const double* own = only.slot >= 0 ? scratch + only.slot * stride : nullptr;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::int64_t dl) {
-          const std::int64_t d = first + dl;
-          double acc = init;
-          for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
-            const std::int64_t j = neighbors[k];
-            if (j == d) {
-              if (self) acc = combine(acc, own ? own[dl] : planes.exportsNow(row + d, 0));
-            } else if (others) {
-              acc = combine(acc, prev[j * ps]);
-            }
-          }
-          out[dl] = acc;
-        });
-        return;
-      }
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::int64_t dl) {
+    const std::int64_t row = only.plane * devices;
+    // Everything the neighbor loop needs, in locals: nothing to reload per neighbor.
+    const std::int64_t ps = static_cast<std::int64_t>(planes.exportsPrev.stride(0));
+    const double* prev = planes.exportsPrev.data() + row * ps;
+    const double* now = planes.exportsNow.data() + row * ps;
+    const std::int64_t* offsets = net.offsets.data();
+    const std::int32_t* neighbors = net.neighbors.data();
+    const double* own = only.slot >= 0 ? scratch + only.slot * stride : nullptr;
+    const bool visitSelf = op.excludeSelf == 0 || op.fold == FoldCode::Self;
+    const bool visitOthers = op.fold != FoldCode::Self;
+    if (live == 1) {  // the hot case of a single sample, scalar all through
+      const bool others = visitOthers && !(anyFresh && fresh(0) != 0);
+      threads(team, count, [&](std::int64_t dl) {
         const std::int64_t d = first + dl;
-        double* acc = out + dl * live;
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live),
-                             [&](std::int64_t s) { acc[s] = init; });
-        for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
-          const std::int64_t j = net.neighbors(k);
-          const bool self = j == d;
-          if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
-          if (plain) {  // one unconditional export: the common case, no entry program
-            const std::int64_t row = only.plane * devices;
-            const double* v = !self            ? &planes.exportsPrev(row + j, 0)
-                              : only.slot >= 0 ? scratch + only.slot * stride + dl * live
-                                               : &planes.exportsNow(row + d, 0);
-            if (self || !anyFresh) {
-              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live),
-                                   [&](std::int64_t s) { acc[s] = combine(acc[s], v[s]); });
-            } else {
-              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live), [&](std::int64_t s) {
-                if (fresh(s) == 0) acc[s] = combine(acc[s], v[s]);
-              });
-            }
-            continue;
+        double acc = init;
+        for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+          const std::int64_t j = neighbors[k];
+          if (j == d) {
+            if (visitSelf) acc = combine(acc, value(own ? own[dl] : now[d * ps], k));
+          } else if (others) {
+            acc = combine(acc, value(prev[j * ps], k));
           }
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, live), [&](std::int64_t s) {
-            if (!self && !aligned(op, d, j, s)) return;
-            acc[s] = combine(acc[s], entryValue(op, scratch, stride, d, j, k, s, dl * live + s));
+        }
+        out[dl] = acc;
+      });
+      return;
+    }
+    threads(team, count, [&](std::int64_t dl) {
+      const std::int64_t d = first + dl;
+      double* acc = out + dl * live;
+      lanes(team, live, [&](std::int64_t s) { acc[s] = init; });
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        const bool self = j == d;
+        if (self ? !visitSelf : !visitOthers) continue;
+        const double* v = !self ? prev + j * ps : own ? own + dl * live : now + d * ps;
+        if (self || !anyFresh) {
+          combineRow(team, acc, v, combine, value, k);
+        } else {
+          lanes(team, live, [&](std::int64_t s) {
+            if (fresh(s) == 0) acc[s] = combine(acc[s], value(v[s], k));
           });
         }
-      });
+      }
+    });
+  }
+
+  // acc[s] = combine(acc[s], value(v[s], k)) over the live samples; acc and v never overlap
+  // (a fold's output slot is none of its inputs).
+  template <class Combine, class Value>
+  KOKKOS_INLINE_FUNCTION void combineRow(const Team& team, double* KOKKOS_RESTRICT acc,
+                                         const double* KOKKOS_RESTRICT v, const Combine& combine,
+                                         const Value& value, std::int64_t k) const {
+    if constexpr (RoundTuning<ExecSpace>::kTeamLanes) {
+      lanes(team, live, [&](std::int64_t s) { acc[s] = combine(acc[s], value(v[s], k)); });
+    } else {
+      (void)team;
+      const std::int64_t n = live;
+      for (std::int64_t s = 0; s < n; ++s) acc[s] = combine(acc[s], value(v[s], k));
+    }
+  }
+
+  // Any other entry program, interpreted per (neighbor, sample).
+  template <class Combine>
+  KOKKOS_INLINE_FUNCTION void interpretedFold(const Team& team, const Op& op, double* scratch,
+                                              std::int64_t stride, std::int64_t first,
+                                              std::int64_t count, const Combine& combine) const {
+    const double init = initialOf(op.fold);
+    double* out = scratch + op.out * stride;
+    threads(team, count, [&](std::int64_t dl) {
+      const std::int64_t d = first + dl;
+      double* acc = out + dl * live;
+      lanes(team, live, [&](std::int64_t s) { acc[s] = init; });
+      for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
+        const std::int64_t j = net.neighbors(k);
+        const bool self = j == d;
+        if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
+        lanes(team, live, [&](std::int64_t s) {
+          if (!self && !aligned(op, d, j, s)) return;
+          acc[s] = combine(acc[s], entryValue(op, scratch, stride, d, j, k, s, dl * live + s));
+        });
+      }
     });
   }
 

@@ -1,0 +1,47 @@
+// The host reference of the field benchmarks: one sample at a time, scalar, plain vectors.
+#include "HandRounds.hpp"
+
+#include <algorithm>
+
+namespace kfield::bench {
+
+std::vector<double> handReference(HandProgram program, const Network& net, std::int64_t samples,
+                                  std::int64_t rounds) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::int64_t n = net.devices();
+  const auto& offsets = net.offsets();
+  const auto& neighbors = net.neighbors();
+  const std::vector<double> lengths = net.lengths();
+  std::vector<double> out(static_cast<std::size_t>(n * samples));
+  for (std::int64_t s = 0; s < samples; ++s) {
+    std::vector<double> value(n, inf), parent(n, -1.0), collected(n, 0.0);
+    for (std::int64_t r = 0; r < rounds; ++r) {
+      std::vector<double> nextValue(n), nextParent(n), nextCollected(n);
+      for (std::int64_t i = 0; i < n; ++i) {
+        double best = inf, parentId = inf, sum = 0.0;
+        for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+          const std::int64_t j = neighbors[k];
+          const double v = program == HandProgram::Distance ? value[j] + lengths[k] : value[j];
+          if (j != i && v < best) best = v;
+        }
+        for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+          const std::int64_t j = neighbors[k];
+          if (j == i) continue;
+          if (value[j] == best) parentId = std::min(parentId, double(j));
+          sum += parent[j] == double(i) ? collected[j] : 0.0;
+        }
+        const bool source = i == sourceOf(s, net);
+        const double here = source ? 0.0 : program == HandProgram::Distance ? best : best + 1.0;
+        nextValue[i] = here;
+        nextParent[i] = here == 0.0 || best == inf ? -1.0 : parentId;
+        nextCollected[i] = 1.0 + sum;
+      }
+      value.swap(nextValue), parent.swap(nextParent), collected.swap(nextCollected);
+    }
+    const std::vector<double>& result = program == HandProgram::Collect ? collected : value;
+    for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(i * samples + s)] = result[i];
+  }
+  return out;
+}
+
+}  // namespace kfield::bench

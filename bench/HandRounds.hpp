@@ -1,0 +1,195 @@
+// The field benchmarks' programs written by hand: the Kokkos loops the engine is measured
+// against, and the host reference every variant is checked against. Semantics are the
+// library's (kfield/field/Library.hpp): share rounds, neighbors' values of last round, folds
+// in CSR order, the device itself left out.
+#ifndef KFIELD_BENCH_HANDROUNDS_HPP
+#define KFIELD_BENCH_HANDROUNDS_HPP
+
+#include <kfield/impl/Bits.hpp>
+#include <kfield/net/Network.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace kfield::bench {
+
+enum class HandProgram : std::int64_t { Hop = 0, Distance = 1, Collect = 2 };
+
+inline const char* handProgramName(HandProgram p) {
+  return p == HandProgram::Hop ? "hop-gradient"
+         : p == HandProgram::Distance ? "distance-gradient"
+                                      : "collect-sum";
+}
+
+// Sample s has one source; collect-sum counts the devices (value 1 everywhere).
+inline std::int64_t sourceOf(std::int64_t s, const Network& net) { return s % net.devices(); }
+
+inline bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (impl::bitsOf(a[i]) != impl::bitsOf(b[i])) return false;
+  }
+  return true;
+}
+
+// The output after `rounds` rounds, devices x samples, samples last: plain host code.
+std::vector<double> handReference(HandProgram program, const Network& net, std::int64_t samples,
+                                  std::int64_t rounds);
+
+template <class Space>
+class HandRounds {
+ public:
+  using Memory = typename Space::memory_space;
+  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
+
+  HandRounds(HandProgram program, const Network& net, std::int64_t samples)
+      : program_(program), n_(net.devices()), samples_(samples),
+        net_(net.on<Memory>(program == HandProgram::Distance)),
+        source_("source", n_, samples) {
+    auto source = Kokkos::create_mirror_view(source_);
+    for (std::int64_t s = 0; s < samples; ++s) source(sourceOf(s, net), s) = 1;
+    Kokkos::deep_copy(source_, source);
+    for (Plane* p : {&now_, &prev_}) {
+      *p = Plane("hand", n_, samples);
+      Kokkos::deep_copy(*p, kInf);
+    }
+    if (program == HandProgram::Collect) {
+      for (Plane* p : {&parentNow_, &parentPrev_, &collectedNow_, &collectedPrev_}) {
+        *p = Plane("hand", n_, samples);
+      }
+      Kokkos::deep_copy(parentPrev_, -1.0);
+    }
+  }
+
+  void rounds(std::int64_t k) {
+    for (std::int64_t r = 0; r < k; ++r) {
+      if (program_ == HandProgram::Collect) {
+        collectRound();
+      } else {
+        gradientRound();
+      }
+      std::swap(now_, prev_);
+      std::swap(parentNow_, parentPrev_);
+      std::swap(collectedNow_, collectedPrev_);
+    }
+  }
+
+  static int threads() { return static_cast<int>(Space().concurrency()); }
+  std::vector<double> output() const {
+    const Plane& out = program_ == HandProgram::Collect ? collectedPrev_ : prev_;
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    return {host.data(), host.data() + host.size()};
+  }
+
+ private:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+  // Hops: the smallest neighbor value + 1; distance: the smallest neighbor value + length.
+  void gradientRound() const {
+    const auto offsets = net_.offsets;
+    const auto neighbors = net_.neighbors;
+    const auto lengths = net_.lengths;
+    const auto source = source_;
+    const Plane now = now_, prev = prev_;
+    const std::int64_t samples = samples_;
+    const bool hops = program_ == HandProgram::Hop;
+    if (samples == 1) {
+      Kokkos::parallel_for(
+          "kfield::bench::hand_gradient", Kokkos::RangePolicy<Space>(0, n_),
+          KOKKOS_LAMBDA(std::int64_t i) {
+            double best = kInf;
+            for (std::int64_t k = offsets(i); k < offsets(i + 1); ++k) {
+              const std::int64_t j = neighbors(k);
+              const double v = hops ? prev(j, 0) : prev(j, 0) + lengths(k);
+              if (j != i && v < best) best = v;
+            }
+            now(i, 0) = source(i, 0) ? 0.0 : hops ? best + 1.0 : best;
+          });
+      return;
+    }
+    Kokkos::parallel_for(
+        "kfield::bench::hand_gradient_batch", Kokkos::RangePolicy<Space>(0, n_),
+        KOKKOS_LAMBDA(std::int64_t i) {
+          double* out = &now(i, 0);
+          for (std::int64_t s = 0; s < samples; ++s) out[s] = kInf;
+          for (std::int64_t k = offsets(i); k < offsets(i + 1); ++k) {
+            const std::int64_t j = neighbors(k);
+            if (j == i) continue;
+            const double* in = &prev(j, 0);
+            const double length = hops ? 0.0 : lengths(k);
+            if (hops) {
+              for (std::int64_t s = 0; s < samples; ++s) out[s] = in[s] < out[s] ? in[s] : out[s];
+            } else {
+              for (std::int64_t s = 0; s < samples; ++s) {
+                const double v = in[s] + length;
+                out[s] = v < out[s] ? v : out[s];
+              }
+            }
+          }
+          for (std::int64_t s = 0; s < samples; ++s) {
+            out[s] = source(i, s) ? 0.0 : hops ? out[s] + 1.0 : out[s];
+          }
+        });
+  }
+
+  // collect-sum: hops; the parent (the neighbor nearest the source by hops, smallest id among
+  // equals; -1 at sources and where none is reachable); value 1 plus what the children handed
+  // over last round, in CSR order.
+  void collectRound() const {
+    const auto offsets = net_.offsets;
+    const auto neighbors = net_.neighbors;
+    const auto source = source_;
+    const Plane hopsNow = now_, hopsPrev = prev_, parentNow = parentNow_,
+                parentPrev = parentPrev_, collectedNow = collectedNow_,
+                collectedPrev = collectedPrev_;
+    const std::int64_t samples = samples_;
+    Kokkos::parallel_for(
+        "kfield::bench::hand_collect", Kokkos::RangePolicy<Space>(0, n_),
+        KOKKOS_LAMBDA(std::int64_t i) {
+          double* best = &hopsNow(i, 0);  // the smallest neighbor hops, then this round's hops
+          double* parent = &parentNow(i, 0);
+          double* sum = &collectedNow(i, 0);
+          for (std::int64_t s = 0; s < samples; ++s) best[s] = kInf, parent[s] = kInf, sum[s] = 0.0;
+          const std::int64_t begin = offsets(i), end = offsets(i + 1);
+          for (std::int64_t k = begin; k < end; ++k) {
+            const std::int64_t j = neighbors(k);
+            if (j == i) continue;
+            const double* theirs = &hopsPrev(j, 0);
+            for (std::int64_t s = 0; s < samples; ++s) best[s] = theirs[s] < best[s] ? theirs[s] : best[s];
+          }
+          for (std::int64_t k = begin; k < end; ++k) {
+            const std::int64_t j = neighbors(k);
+            if (j == i) continue;
+            const double* theirs = &hopsPrev(j, 0);
+            const double* theirParent = &parentPrev(j, 0);
+            const double* handed = &collectedPrev(j, 0);
+            for (std::int64_t s = 0; s < samples; ++s) {
+              const double id = theirs[s] == best[s] ? double(j) : kInf;
+              parent[s] = id < parent[s] ? id : parent[s];
+              sum[s] += theirParent[s] == double(i) ? handed[s] : 0.0;
+            }
+          }
+          for (std::int64_t s = 0; s < samples; ++s) {
+            const double hops = source(i, s) ? 0.0 : best[s] + 1.0;
+            parent[s] = hops == 0.0 || best[s] == kInf ? -1.0 : parent[s];
+            best[s] = hops;
+            sum[s] = 1.0 + sum[s];
+          }
+        });
+  }
+
+  HandProgram program_;
+  std::int64_t n_, samples_;
+  NetworkView<Memory> net_;
+  Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> source_;
+  Plane now_, prev_;  // hops or distance
+  Plane parentNow_, parentPrev_, collectedNow_, collectedPrev_;
+};
+
+}  // namespace kfield::bench
+
+#endif
