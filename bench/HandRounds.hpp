@@ -69,8 +69,10 @@ class HandRounds {
     for (std::int64_t r = 0; r < k; ++r) {
       if (program_ == HandProgram::Collect) {
         collectRound();
+      } else if (program_ == HandProgram::Hop) {
+        gradientRound<true>();
       } else {
-        gradientRound();
+        gradientRound<false>();
       }
       std::swap(now_, prev_);
       std::swap(parentNow_, parentPrev_);
@@ -89,6 +91,8 @@ class HandRounds {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
 
   // Hops: the smallest neighbor value + 1; distance: the smallest neighbor value + length.
+  // One loop per program, nothing decided inside it.
+  template <bool Hops>
   void gradientRound() const {
     const auto offsets = net_.offsets;
     const auto neighbors = net_.neighbors;
@@ -96,7 +100,6 @@ class HandRounds {
     const auto source = source_;
     const Plane now = now_, prev = prev_;
     const std::int64_t samples = samples_;
-    const bool hops = program_ == HandProgram::Hop;
     if (samples == 1) {
       Kokkos::parallel_for(
           "kfield::bench::hand_gradient", Kokkos::RangePolicy<Space>(0, n_),
@@ -104,10 +107,10 @@ class HandRounds {
             double best = kInf;
             for (std::int64_t k = offsets(i); k < offsets(i + 1); ++k) {
               const std::int64_t j = neighbors(k);
-              const double v = hops ? prev(j, 0) : prev(j, 0) + lengths(k);
+              const double v = Hops ? prev(j, 0) : prev(j, 0) + lengths(k);
               if (j != i && v < best) best = v;
             }
-            now(i, 0) = source(i, 0) ? 0.0 : hops ? best + 1.0 : best;
+            now(i, 0) = source(i, 0) ? 0.0 : Hops ? best + 1.0 : best;
           });
       return;
     }
@@ -120,10 +123,10 @@ class HandRounds {
             const std::int64_t j = neighbors(k);
             if (j == i) continue;
             const double* in = &prev(j, 0);
-            const double length = hops ? 0.0 : lengths(k);
-            if (hops) {
+            if constexpr (Hops) {
               for (std::int64_t s = 0; s < samples; ++s) out[s] = in[s] < out[s] ? in[s] : out[s];
             } else {
+              const double length = lengths(k);
               for (std::int64_t s = 0; s < samples; ++s) {
                 const double v = in[s] + length;
                 out[s] = v < out[s] ? v : out[s];
@@ -131,7 +134,7 @@ class HandRounds {
             }
           }
           for (std::int64_t s = 0; s < samples; ++s) {
-            out[s] = source(i, s) ? 0.0 : hops ? out[s] + 1.0 : out[s];
+            out[s] = source(i, s) ? 0.0 : Hops ? out[s] + 1.0 : out[s];
           }
         });
   }
