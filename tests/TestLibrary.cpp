@@ -32,10 +32,7 @@ std::vector<double> stableOutput(Build&& build, const Network& net,
   } else {
     sim.runUntilStable(100000);
   }
-  const auto out = sim.output();
-  std::vector<double> result(net.devices());
-  for (std::int64_t d = 0; d < net.devices(); ++d) result[d] = out(d, 0);
-  return result;
+  return sampleOf(sim.output());
 }
 
 std::vector<double> indicator(std::int64_t n, const std::vector<std::int64_t>& on) {

@@ -206,10 +206,7 @@ std::vector<double> booleanFolds() {
   BasicSimulation<Space> sim(program, net, 1);
   for (std::int64_t d : {1, 2, 4, 5}) sim.sensor("b").set(d, true);
   sim.run(2);
-  const auto out = sim.output();
-  std::vector<double> result;
-  for (std::int64_t d = 0; d < net.devices(); ++d) result.push_back(out(d, 0));
-  return result;
+  return sampleOf(sim.output());
 }
 
 TYPED_TEST(Operators, BooleanFoldsAreFalseOrTrueWhenEmpty) {

@@ -29,10 +29,7 @@ std::vector<double> stable(const std::string& name, const Network& net) {
     for (std::int64_t d = 0; d < net.devices(); ++d) sim.sensor("value").set(d, double(d));
   }
   sim.runUntilStable(10000);
-  const auto out = sim.output();
-  std::vector<double> result;
-  for (std::int64_t d = 0; d < net.devices(); ++d) result.push_back(out(d, 0));
-  return result;
+  return sampleOf(sim.output());
 }
 
 TYPED_TEST(Programs, EachIsFoundByItsNameAndReadsTheSensorsItLists) {

@@ -66,14 +66,16 @@ struct RoundKernel {
     return op.context >= 0 ? scratch[op.context * stride + e] : 1.0;
   }
 
-  // A team's threads (threads) or a thread's vector lanes (lanes) over [0, n): on host
-  // backends (one thread per team) plain loops, which the compiler vectorises.
+  // A team's threads (threads) or a thread's vector lanes (lanes) over [0, n), every index
+  // writing only its own elements: on host backends (one thread per team) plain loops,
+  // which the compiler vectorises.
   template <class F>
   KOKKOS_INLINE_FUNCTION static void threads(const Team& team, std::int64_t n, const F& f) {
     if constexpr (RoundTuning<ExecSpace>::kTeamLanes) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), f);
     } else {
       (void)team;
+      KFIELD_IMPL_INDEPENDENT
       for (std::int64_t i = 0; i < n; ++i) f(i);
     }
   }
@@ -87,22 +89,11 @@ struct RoundKernel {
       for (std::int64_t i = 0; i < n; ++i) f(i);
     }
   }
-  // f(element) over [0, n) when each element is independent of the others.
-  template <class F>
-  KOKKOS_INLINE_FUNCTION static void independent(const Team& team, std::int64_t n, const F& f) {
-    if constexpr (RoundTuning<ExecSpace>::kTeamLanes) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), f);
-    } else {
-      (void)team;
-      KFIELD_IMPL_INDEPENDENT
-      for (std::int64_t i = 0; i < n; ++i) f(i);
-    }
-  }
 
   // f(element) for every element of the tile: device-sample pairs, samples contiguous.
   template <class F>
   KOKKOS_INLINE_FUNCTION void forElements(const Team& team, std::int64_t count, const F& f) const {
-    independent(team, count * live, f);
+    threads(team, count * live, f);
   }
   // f(tile device, device, sample, element) for every element, device by device.
   template <class F>
