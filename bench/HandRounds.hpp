@@ -87,8 +87,7 @@ class HandRounds {
     return {host.data(), host.data() + host.size()};
   }
 
- private:
-  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  // One round. Public only because nvcc refuses device lambdas in private member functions.
 
   // Hops: the smallest neighbor value + 1; distance: the smallest neighbor value + length.
   // One loop per program, nothing decided inside it.
@@ -123,7 +122,7 @@ class HandRounds {
             const std::int64_t j = neighbors(k);
             if (j == i) continue;
             const double* in = &prev(j, 0);
-            if constexpr (Hops) {
+            if (Hops) {
               for (std::int64_t s = 0; s < samples; ++s) out[s] = in[s] < out[s] ? in[s] : out[s];
             } else {
               const double length = lengths(k);
@@ -184,6 +183,9 @@ class HandRounds {
           }
         });
   }
+
+ private:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
 
   HandProgram program_;
   std::int64_t n_, samples_;

@@ -64,7 +64,9 @@ class PlainRounds {
     const std::uint8_t* source = source_.data();
     const double* prev = prev_.data();
     double* now = now_.data();
+#ifdef _OPENMP  // a build without OpenMP runs the same loop on one thread
 #pragma omp parallel for schedule(static)
+#endif
     for (std::int64_t i = 0; i < n; ++i) {
       double* out = now + i * b;
       for (std::int64_t s = 0; s < b; ++s) out[s] = kInf;

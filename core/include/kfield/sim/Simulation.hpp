@@ -194,21 +194,20 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::checkSizes(const typename impl::RoundPlanes<Memory>::Rows& rows) const {
   const auto samples = static_cast<std::uint64_t>(samples_);
-  const std::uint64_t planes = impl::product({rows.total(), samples, sizeof(double)});
-  std::uint64_t network = 0;
-  if constexpr (!kHostPlanes) {  // the network's copy lives beside the planes
-    network = impl::product({static_cast<std::uint64_t>(network_.entries()), 12});
-  }
+  const std::uint64_t bytes = sizeof(double);
+  const std::uint64_t planes = impl::product({rows.total(), samples, bytes});
+  // Off the host, the network's copy lives beside the planes, and the host keeps the sensors.
+  const std::uint64_t network =
+      kHostPlanes ? 0 : impl::product({static_cast<std::uint64_t>(network_.entries()), 12});
+  const std::uint64_t hostSensors =
+      kHostPlanes ? 0 : impl::product({static_cast<std::uint64_t>(rows.sensors), samples, bytes});
   const std::string what = std::to_string(devices_) + " devices x " + std::to_string(samples_) +
                            " sample" + (samples_ == 1 ? "" : "s") + " of program '" +
                            program_.name + "'";
   const MemoryLimit limit = memoryLimit<Memory>();
   impl::requireMemory(kWho, what, impl::total({planes, network}), limit.bytes, limit.where);
-  if constexpr (!kHostPlanes) {  // and the host's copy of the sensors
-    impl::requireMemory(kWho, what + " (the sensors' host copy)",
-                        impl::product({rows.sensors, samples, sizeof(double)}), hostMemoryBytes(),
-                        "this machine's memory");
-  }
+  impl::requireMemory(kWho, what + " (the sensors' host copy)", hostSensors, hostMemoryBytes(),
+                      "this machine's memory");
 }
 
 template <class ExecSpace>
