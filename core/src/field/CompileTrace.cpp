@@ -99,10 +99,32 @@ void allocateSlots(TracedProgram& t) {
   t.slots = slots;
 }
 
+// One slot per value, in op order: the ops as the reversal's tape runs them.
+void numberValues(TracedProgram& t) {
+  const auto n = static_cast<std::int32_t>(t.ops.size());
+  std::vector<std::int32_t> slotOf(static_cast<std::size_t>(n), -1);
+  std::int32_t slots = 0;
+  for (std::int32_t i = 0; i < n; ++i) {
+    if (t.ops[static_cast<std::size_t>(i)].out >= 0) slotOf[static_cast<std::size_t>(i)] = slots++;
+  }
+  auto remap = [&](std::int32_t& v) {
+    if (v >= 0) v = slotOf[static_cast<std::size_t>(v)];
+  };
+  t.valueOps = t.ops;
+  t.valueEntries = t.entries;
+  for (Op& op : t.valueOps) {
+    remap(op.out), remap(op.a.slot), remap(op.b.slot), remap(op.c.slot);
+    remap(op.mask), remap(op.context);
+  }
+  for (EntryOp& e : t.valueEntries) remap(e.slot);
+  t.valueSlots = slots;
+}
+
 }  // namespace
 
 void compileTrace(TracedProgram& t) {
   dropDeadOps(t);
+  numberValues(t);
   allocateSlots(t);
 }
 

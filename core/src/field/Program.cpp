@@ -109,11 +109,10 @@ Operand Program::emit(OpCode code, const char* kind, Operand a, Operand b, Opera
   op.b = b;
   op.c = c;
   graph::Node node{kind, "", {}, {}, false};
-  const int arity = code == OpCode::Mux ? 3
-                    : (code == OpCode::Neg || code == OpCode::Not || code == OpCode::Abs ||
-                       code == OpCode::Sqrt || code == OpCode::Uid)
-                        ? (code == OpCode::Uid ? 0 : 1)
-                        : 2;
+  const bool unary = code == OpCode::Neg || code == OpCode::Not || code == OpCode::Abs ||
+                     code == OpCode::Sqrt || code == OpCode::Exp || code == OpCode::Log ||
+                     code == OpCode::Tanh || code == OpCode::Sigmoid;
+  const int arity = code == OpCode::Mux ? 3 : code == OpCode::Uid ? 0 : unary ? 1 : 2;
   const Operand* operands[] = {&a, &b, &c};
   for (int k = 0; k < arity; ++k) node.reads.push_back(keyOf(*operands[k]));
   if (code == OpCode::Uid) node.reads.push_back("network:ids");
@@ -133,6 +132,32 @@ Operand Program::senseOperand(const std::string& name, SensorType type) {
   op.code = OpCode::Sense;
   op.plane = index;
   return record(op, graph::Node{"sense", "", {"sensor:" + name}, {}, false});
+}
+
+std::vector<Field<double>> Program::parameter(const std::string& name, int width) {
+  if (name.empty()) traceError("a parameter needs a name");
+  if (width < 1) traceError("parameter '" + name + "': width must be >= 1, got " + std::to_string(width));
+  std::int32_t index = traced_.parameterIndex(name);
+  if (index < 0) {
+    index = static_cast<std::int32_t>(traced_.parameters.size());
+    const std::int64_t offset = traced_.parameterWidth();
+    if (offset + width > (std::int64_t(1) << 30)) {
+      traceError("parameter '" + name + "': more than 2^30 parameter values in one program");
+    }
+    traced_.parameters.push_back({name, width, static_cast<std::int32_t>(offset)});
+  } else if (traced_.parameters[index].width != width) {
+    traceError("parameter '" + name + "' is declared with widths " +
+               std::to_string(traced_.parameters[index].width) + " and " + std::to_string(width));
+  }
+  std::vector<Field<double>> values;
+  for (int i = 0; i < width; ++i) {
+    Op op;
+    op.code = OpCode::Param;
+    op.plane = traced_.parameters[index].offset + i;
+    const std::string key = "parameter:" + name + "[" + std::to_string(i) + "]";
+    values.push_back({this, record(op, graph::Node{"parameter", "", {key}, {}, false})});
+  }
+  return values;
 }
 
 NbrField<double> Program::edgeLength() {

@@ -11,10 +11,21 @@ std::int32_t TracedProgram::sensorIndex(const std::string& name) const {
   return -1;
 }
 
+std::int32_t TracedProgram::parameterIndex(const std::string& name) const {
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    if (parameters[i].name == name) return static_cast<std::int32_t>(i);
+  }
+  return -1;
+}
+
+std::int32_t TracedProgram::parameterWidth() const {
+  return parameters.empty() ? 0 : parameters.back().offset + parameters.back().width;
+}
+
 std::string describe(const TracedProgram& p) {
   std::ostringstream out;
   out << p.name << ": " << p.description.nodes.size() << " nodes, " << p.exports.size()
-      << " exports, " << p.states.size() << " states, " << p.sensors.size() << " sensors, "
+      << " exports, " << p.states.size() << " states, " << p.sensors.size() << " sensors, " << p.parameterWidth() << " parameters, "
       << p.slots << " scratch slots\n";
   out << graph::describe(p.description);
   return out.str();

@@ -33,6 +33,16 @@ inline Field<double> distanceGradient(Program& p, const Field<bool>& source) {
   });
 }
 
+// The distance gradient over edge lengths scaled by `scale` (a learnable parameter, say).
+inline Field<double> distanceGradient(Program& p, const Field<bool>& source,
+                                      const Field<double>& scale) {
+  return p.aggregate("distanceGradient", [&] {
+    return p.share(kInfinity, [&](const NbrField<double>& d) {
+      return p.mux(source, 0.0, (d + p.edgeLength() * scale).excludeSelf().min());
+    });
+  });
+}
+
 // The value at the nearest source (by distance), carried down the gradient; where several
 // neighbors are equally near, the smallest of their values. A device that no source reaches
 // keeps `otherwise` (ScaFi's G keeps the local field there; FCPP's counts the device itself).
@@ -143,6 +153,16 @@ inline Field<double> gossipMin(Program& p, const Field<double>& value) {
 // Averaging consensus: x += rate * sum over neighbors of (theirs - mine), from value. With
 // rate below 1 / (largest degree) every part of the network converges to its mean.
 inline Field<double> consensus(Program& p, const Field<double>& value, double rate) {
+  return p.aggregate("consensus", [&] {
+    return p.share(value, [&](const NbrField<double>& x) {
+      const Field<double> mine = x.self();
+      return mine + (x - mine).excludeSelf().sum() * rate;
+    });
+  });
+}
+
+// Consensus with a rate that is a field (a learnable parameter, say).
+inline Field<double> consensus(Program& p, const Field<double>& value, const Field<double>& rate) {
   return p.aggregate("consensus", [&] {
     return p.share(value, [&](const NbrField<double>& x) {
       const Field<double> mine = x.self();

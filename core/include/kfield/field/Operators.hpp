@@ -65,6 +65,29 @@ Field<T> abs(const Field<T>& a) {
 inline Field<double> sqrt(const Field<double>& a) {
   return impl::Tracer::apply(impl::OpCode::Sqrt, "sqrt", a);
 }
+// The smooth functions a learnable update needs (each with its vector-Jacobian product).
+inline Field<double> exp(const Field<double>& a) {
+  return impl::Tracer::apply(impl::OpCode::Exp, "exp", a);
+}
+inline Field<double> log(const Field<double>& a) {
+  return impl::Tracer::apply(impl::OpCode::Log, "log", a);
+}
+inline Field<double> tanh(const Field<double>& a) {
+  return impl::Tracer::apply(impl::OpCode::Tanh, "tanh", a);
+}
+// 1 / (1 + exp(-a)).
+inline Field<double> sigmoid(const Field<double>& a) {
+  return impl::Tracer::apply(impl::OpCode::Sigmoid, "sigmoid", a);
+}
+inline Field<double> pow(const Field<double>& a, const Field<double>& b) {
+  return impl::Tracer::apply<double>(impl::OpCode::Pow, "pow", a, b);
+}
+inline Field<double> pow(const Field<double>& a, double b) {
+  return pow(a, impl::Tracer::constant(a, b));
+}
+inline Field<double> pow(double a, const Field<double>& b) {
+  return pow(impl::Tracer::constant(b, a), b);
+}
 // A field of T as a field of double (values are stored as doubles: no operation).
 template <class T>
 Field<double> toDouble(const Field<T>& a) {

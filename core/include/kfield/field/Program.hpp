@@ -39,6 +39,11 @@ class Program {
     return {this, senseOperand(name, sensorTypeOf<T>())};
   }
   Field<int> uid() { return {this, emit(impl::OpCode::Uid, "uid", {})}; }
+  // A learnable value every device reads every round, the same on all devices; width > 1: a
+  // vector of values (e.g. a small network's weights), one field per component. Set before a
+  // run (Simulation::parameter, diff::Gradient::parameter); a name keeps one width.
+  Field<double> parameter(const std::string& name) { return parameter(name, 1)[0]; }
+  std::vector<Field<double>> parameter(const std::string& name, int width);
   NbrField<double> edgeLength();
 
   // ---- aggregate operators ----

@@ -38,19 +38,36 @@ struct PlaneInfo {
   bool keyed = false;
 };
 
+// A learnable vector of `width` values every device reads every round (the same on all
+// devices), at [offset, offset + width) of the program's parameter vector.
+struct ParameterInfo {
+  std::string name;
+  std::int32_t width = 1;
+  std::int32_t offset = 0;
+};
+
 struct TracedProgram {
   std::string name;
   graph::Description description;  // the operations that run, in order, with their planes
   std::vector<SensorInfo> sensors;
   std::vector<PlaneInfo> exports;
   std::vector<PlaneInfo> states;
+  std::vector<ParameterInfo> parameters;
 
   // What rounds replay: operations over scratch slots (value ids mapped to reusable slots).
   std::vector<impl::Op> ops;
   std::vector<impl::EntryOp> entries;
   std::int32_t slots = 0;
 
-  std::int32_t sensorIndex(const std::string& name) const;  // -1 if the program reads none
+  // The same operations with a slot of its own for every value (none reused): what the
+  // reversal's tape keeps of a round, since the vector-Jacobian products read the values.
+  std::vector<impl::Op> valueOps;
+  std::vector<impl::EntryOp> valueEntries;
+  std::int32_t valueSlots = 0;
+
+  std::int32_t sensorIndex(const std::string& name) const;     // -1 if the program reads none
+  std::int32_t parameterIndex(const std::string& name) const;  // -1 if it has none of that name
+  std::int32_t parameterWidth() const;  // all parameters' values together
 };
 
 // The traced graph with its paths, planes and node kinds.

@@ -27,6 +27,22 @@
 
 namespace kfield {
 
+namespace diff::impl {
+template <class ExecSpace>
+struct Pass;
+}
+
+namespace impl {
+// A sensor's value as a user sets it: a boolean sensor takes 0 or 1 only.
+inline double sensorValue(const char* who, const SensorInfo& sensor, std::int64_t device, double v) {
+  if (sensor.type == SensorType::Bool && v != 0.0 && v != 1.0) {
+    invalidArgument(who, "sensor '" + sensor.name + "' is boolean (0 or 1), got " + numberText(v) +
+                             " at device " + std::to_string(device));
+  }
+  return v;
+}
+}  // namespace impl
+
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class BasicSimulation {
  public:
@@ -47,12 +63,8 @@ class BasicSimulation {
     Sensor& set(std::int64_t device, std::int64_t sample, T value) {
       sim_->checkDevice("sensor '" + name_ + "'", device);
       sim_->checkSample("sensor '" + name_ + "'", sample);
-      const auto v = static_cast<double>(value);
-      if (sim_->program_.sensors[index_].type == SensorType::Bool && v != 0.0 && v != 1.0) {
-        impl::invalidArgument(kWho, "sensor '" + name_ + "' is boolean (0 or 1), got " +
-                                        impl::numberText(v) + " at device " + std::to_string(device));
-      }
-      sim_->sensorAt(index_, device, sample) = v;
+      sim_->sensorAt(index_, device, sample) =
+          impl::sensorValue(kWho, sim_->program_.sensors[index_], device, static_cast<double>(value));
       return *this;
     }
     template <class T>
@@ -79,6 +91,9 @@ class BasicSimulation {
     }
     return Sensor(this, index, name);
   }
+
+  // Sets a parameter's values, as many as its width. Every parameter is set before a run.
+  BasicSimulation& parameter(const std::string& name, const std::vector<double>& values);
 
   // `rounds` more rounds for every sample.
   void run(std::int64_t rounds) {
@@ -134,7 +149,13 @@ class BasicSimulation {
   void checkSizes(const typename impl::RoundPlanes<Memory>::Rows& rows) const;
   void uploadSensors();
   void reorder(const std::vector<std::int64_t>& sampleAt);  // new position -> sample
-  void round(std::int64_t live, bool trackChanges, bool writeOutput = true);
+  void requireParameters() const;
+  // One round over the live samples; with a tape (slot x device x live values), every value
+  // of the round is kept there.
+  void round(std::int64_t live, bool trackChanges, bool writeOutput = true,
+             const Kokkos::View<double*, Memory>& tape = {});
+  template <class>
+  friend struct diff::impl::Pass;  // the reversal runs rounds on a tape and restores the carry
 
   TracedProgram program_;
   ExecSpace space_;
@@ -143,6 +164,10 @@ class BasicSimulation {
   NetworkView<Memory> net_;
   Kokkos::View<impl::Op*, Memory> ops_;
   Kokkos::View<impl::EntryOp*, Memory> entries_;
+  Kokkos::View<impl::Op*, Memory> tapeOps_;  // one slot per value (TracedProgram::valueOps)
+  Kokkos::View<impl::EntryOp*, Memory> tapeEntries_;
+  Kokkos::View<double*, Memory> parameters_;
+  std::vector<char> parameterSet_;  // per parameter
   impl::RoundPlanes<Memory> planes_;
   HostPlane sensorHost_;  // sample order; only when the planes are not on the host
   bool sensorsDirty_ = true;
@@ -178,7 +203,12 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   net_ = network_.on<Memory>(readsLengths);
   ops_ = impl::upload<Memory>(program_.ops, "kfield::sim::ops");
   entries_ = impl::upload<Memory>(program_.entries, "kfield::sim::entries");
+  tapeOps_ = impl::upload<Memory>(program_.valueOps, "kfield::sim::tape_ops");
+  tapeEntries_ = impl::upload<Memory>(program_.valueEntries, "kfield::sim::tape_entries");
   planes_ = impl::RoundPlanes<Memory>(rows, static_cast<std::size_t>(samples_));
+  parameters_ = Kokkos::View<double*, Memory>("kfield::sim::parameters",
+                                              static_cast<std::size_t>(program_.parameterWidth()));
+  parameterSet_.assign(program_.parameters.size(), 0);
   if constexpr (!kHostPlanes) {
     sensorHost_ = HostPlane("kfield::sim::sensors_host", rows.sensors, samples_);
   }
@@ -241,17 +271,49 @@ void BasicSimulation<ExecSpace>::reorder(const std::vector<std::int64_t>& sample
 }
 
 template <class ExecSpace>
-void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, bool writeOutput) {
+BasicSimulation<ExecSpace>& BasicSimulation<ExecSpace>::parameter(const std::string& name,
+                                                                  const std::vector<double>& values) {
+  const std::int32_t index = program_.parameterIndex(name);
+  if (index < 0) {
+    impl::invalidArgument(kWho, "program '" + program_.name + "' has no parameter named '" + name + "'");
+  }
+  const ParameterInfo& info = program_.parameters[static_cast<std::size_t>(index)];
+  if (static_cast<std::int64_t>(values.size()) != info.width) {
+    impl::invalidArgument(kWho, "parameter '" + name + "' has width " + std::to_string(info.width) +
+                                    ", got " + std::to_string(values.size()) + " values");
+  }
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parameters_);
+  for (std::int32_t i = 0; i < info.width; ++i) host(info.offset + i) = values[static_cast<std::size_t>(i)];
+  Kokkos::deep_copy(parameters_, host);
+  parameterSet_[static_cast<std::size_t>(index)] = 1;
+  return *this;
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::requireParameters() const {
+  for (std::size_t i = 0; i < parameterSet_.size(); ++i) {
+    if (!parameterSet_[i]) {
+      impl::invalidArgument(kWho, "program '" + program_.name + "': parameter '" +
+                                      program_.parameters[i].name + "' is not set");
+    }
+  }
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, bool writeOutput,
+                                       const Kokkos::View<double*, Memory>& tape) {
   impl::RoundKernel<ExecSpace> k;
-  k.ops = ops_;
-  k.entries = entries_;
+  k.ops = tape.extent(0) > 0 ? tapeOps_ : ops_;
+  k.entries = tape.extent(0) > 0 ? tapeEntries_ : entries_;
+  k.tape = tape;
+  k.parameters = parameters_;
   k.net = net_;
   k.planes = planes_;
   if (trackChanges) k.changed = changed_;
   k.writeOutput = writeOutput || trackChanges;
   k.devices = devices_;
   k.live = live;
-  k.slots = program_.slots;
+  k.slots = tape.extent(0) > 0 ? program_.valueSlots : program_.slots;
   k.opCount = static_cast<int>(program_.ops.size());
   using Tuning = RoundTuning<ExecSpace>;
   k.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / live);
@@ -278,6 +340,7 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
                                     " round counts for " + std::to_string(samples_) + " samples");
   }
   for (std::int64_t r : roundsPerSample) checkRounds(r);
+  requireParameters();
   // Longest first, so the samples still running are always a prefix of the positions.
   std::vector<std::int64_t> order = sampleAt_;
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
@@ -300,6 +363,7 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
 template <class ExecSpace>
 std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_t maxRounds) {
   checkRounds(maxRounds);
+  requireParameters();
   uploadSensors();
   std::vector<std::int64_t> ran(samples_, 0);
   std::int64_t live = samples_;

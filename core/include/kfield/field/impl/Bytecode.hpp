@@ -10,16 +10,22 @@ namespace kfield::impl {
 enum class OpCode : std::int32_t {
   Sense,  // out = sensor[plane](d, s)
   Uid,    // out = d
+  Param,  // out = parameters[plane]: a learnable value, the same on every device
   Neg,
   Not,
   Abs,
-  Sqrt,  // out = f(a)
+  Sqrt,
+  Exp,
+  Log,
+  Tanh,
+  Sigmoid,  // out = f(a)
   Add,
   Sub,
   Mul,
   Div,
   Min,
-  Max,  // out = f(a, b)
+  Max,
+  Pow,  // out = f(a, b)
   Less,
   LessEqual,
   Greater,
@@ -53,7 +59,7 @@ struct Op {
   Operand a, b, c;
   std::int32_t mask = -1;     // slot of the 0/1 mask of devices executing this op; -1: all
   std::int32_t context = -1;  // slot of the alignment context (align blocks); -1: none
-  std::int32_t plane = -1;    // sensor, state or export index
+  std::int32_t plane = -1;    // sensor, state, export or parameter index
   std::int32_t keyed = 0;     // the state or export is conditional: it has a key plane
   FoldCode fold = FoldCode::Min;
   std::int32_t excludeSelf = 0;

@@ -8,6 +8,7 @@
 #include "kfield/field/impl/Bytecode.hpp"
 #include "kfield/impl/Bits.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
+#include "kfield/impl/PortableMath.hpp"
 #include "kfield/net/NetworkView.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 
@@ -33,6 +34,10 @@ struct RoundKernel {
   Kokkos::View<const EntryOp*, Memory> entries;
   NetworkView<Memory> net;
   RoundPlanes<Memory> planes;
+  Kokkos::View<const double*, Memory> parameters;  // the program's parameter vector
+  // When not empty, the values live here instead of in team scratch, one plane per slot
+  // (slot x device x live sample): the reversal's tape of the round.
+  Kokkos::View<double*, Memory> tape;
   Kokkos::View<int*, Memory> changed;      // per sample position; empty when not tracked
   Kokkos::View<const int*, Memory> fresh;  // per sample position: 1 in the sample's first round
   bool anyFresh = true;                    // some live sample is in its first round
@@ -44,14 +49,17 @@ struct RoundKernel {
   int opCount = 0;
 
   KOKKOS_INLINE_FUNCTION std::size_t scratchBytes() const {
+    if (tape.extent(0) > 0) return sizeof(double);
     return std::size_t(slots > 0 ? slots : 1) * std::size_t(tileDevices * live) * sizeof(double);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
     const std::int64_t first = team.league_rank() * tileDevices;
     const std::int64_t count = (devices - first < tileDevices ? devices - first : tileDevices);
-    const std::int64_t stride = tileDevices * live;
-    double* scratch = static_cast<double*>(team.team_scratch(0).get_shmem(scratchBytes()));
+    const bool taped = tape.extent(0) > 0;
+    const std::int64_t stride = taped ? devices * live : tileDevices * live;
+    double* scratch = taped ? tape.data() + first * live
+                            : static_cast<double*>(team.team_scratch(0).get_shmem(scratchBytes()));
     for (int i = 0; i < opCount; ++i) {
       run(team, ops(i), scratch, stride, first, count);
       team.team_barrier();
@@ -149,6 +157,16 @@ struct RoundKernel {
       case OpCode::Not: return apply([](double x, double) { return x == 1.0 ? 0.0 : 1.0; });
       case OpCode::Abs: return apply([](double x, double) { return math::fabs(x); });
       case OpCode::Sqrt: return apply([](double x, double) { return math::sqrt(x); });
+      case OpCode::Exp: return apply([](double x, double) { return portable::exp(x); });
+      case OpCode::Log: return apply([](double x, double) { return portable::log(x); });
+      case OpCode::Tanh: return apply([](double x, double) { return portable::tanh(x); });
+      case OpCode::Sigmoid: return apply([](double x, double) { return portable::sigmoid(x); });
+      case OpCode::Pow: return apply([](double x, double y) { return portable::pow(x, y); });
+      case OpCode::Param: {
+        double* out = scratch + op.out * stride;
+        const double value = parameters(op.plane);
+        return forElements(team, count, [&](std::int64_t e) { out[e] = value; });
+      }
       case OpCode::Add: return apply([](double x, double y) { return x + y; });
       case OpCode::Sub: return apply([](double x, double y) { return x - y; });
       case OpCode::Mul: return apply([](double x, double y) { return x * y; });

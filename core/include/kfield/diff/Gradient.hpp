@@ -1,0 +1,279 @@
+// Gradients of an aggregate program through its rounds: d(loss)/d(parameters) of a batch of
+// samples that stop at different rounds, by a recording forward that checkpoints the carry at
+// every window start and a reverse that recomputes one window at a time. The same bits for any
+// window, memory budget (samples chunked into whole subtrees of the canonical sum), thread
+// count and backend.
+#ifndef KFIELD_DIFF_GRADIENT_HPP
+#define KFIELD_DIFF_GRADIENT_HPP
+
+#include "kfield/Plane.hpp"
+#include "kfield/diff/Record.hpp"
+#include "kfield/diff/Transpose.hpp"
+#include "kfield/diff/Window.hpp"
+#include "kfield/diff/GradientResult.hpp"
+#include "kfield/diff/impl/GradientPass.hpp"
+#include "kfield/field/TracedProgram.hpp"
+#include "kfield/impl/Errors.hpp"
+#include "kfield/net/Network.hpp"
+#include "kfield/sum/Chunking.hpp"
+#include "kfield/sum/impl/TreeSum.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kfield::diff {
+
+template <class ExecSpace = Kokkos::DefaultExecutionSpace>
+class BasicGradient {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+
+  // Throws std::invalid_argument when the program cannot be reversed (an opaque node).
+  BasicGradient(TracedProgram program, const Network& network, std::int64_t samples = 1,
+                ExecSpace space = ExecSpace());
+
+  class Sensor {
+   public:
+    template <class T>
+    Sensor& set(std::int64_t device, T value) {
+      for (std::int64_t s = 0; s < g_->samples_; ++s) set(device, s, value);
+      return *this;
+    }
+    template <class T>
+    Sensor& set(std::int64_t device, std::int64_t sample, T value) {
+      g_->check("sensor '" + name_ + "'", device, sample);
+      g_->sensors_(static_cast<std::size_t>(index_ * g_->devices_ + device),
+                   static_cast<std::size_t>(sample)) =
+          kfield::impl::sensorValue(kWho, g_->program_.sensors[index_], device, static_cast<double>(value));
+      return *this;
+    }
+    template <class T>
+    Sensor& fill(T value) {
+      for (std::int64_t d = 0; d < g_->devices_; ++d) set(d, value);
+      return *this;
+    }
+
+   private:
+    friend class BasicGradient;
+    Sensor(BasicGradient* g, std::int32_t index, std::string name)
+        : g_(g), index_(index), name_(std::move(name)) {}
+    BasicGradient* g_;
+    std::int32_t index_;
+    std::string name_;
+  };
+
+  Sensor sensor(const std::string& name) { return Sensor(this, sensorIndex(name), name); }
+  BasicGradient& parameter(const std::string& name, const std::vector<double>& values);
+  // Also differentiate with respect to a sensor: its gradient per device and sample.
+  BasicGradient& differentiate(const std::string& sensor) {
+    differentiated_[static_cast<std::size_t>(sensorIndex(sensor))] = 1;
+    return *this;
+  }
+  BasicGradient& loss(Loss kind) {
+    loss_ = kind;
+    return *this;
+  }
+  // The squared error's target, devices x samples (zero until set).
+  BasicGradient& target(const HostPlane& values);
+
+  // stops[s]: the rounds sample s runs; its loss is taken at its last round.
+  GradientResult run(const std::vector<std::int64_t>& stops, const GradientOptions& options = {});
+  GradientResult run(std::int64_t rounds, const GradientOptions& options = {}) {
+    return run(std::vector<std::int64_t>(static_cast<std::size_t>(samples_), rounds), options);
+  }
+
+  // What one sample costs a pass whose longest sample runs `longest` rounds (forward planes,
+  // checkpoints, tape and adjoints): the unit of GradientOptions::budgetBytes.
+  std::uint64_t bytesPerSample(std::int64_t longest, std::int64_t window = 0) const {
+    return impl::passBytesPerSample(setup(window > 0 ? window : defaultWindow(longest)), longest);
+  }
+
+  // The reverse of one round's graph: its vjp steps, joins and snapshots.
+  const ReversePlan& reversePlan() const { return plan_; }
+  const TracedProgram& program() const { return program_; }
+
+ private:
+  static constexpr const char* kWho = "kfield::diff::Gradient";
+  impl::PassSetup<ExecSpace> setup(std::int64_t window) const {
+    impl::PassSetup<ExecSpace> s{program_, network_, space_, transposed_, sensors_, target_,
+                                 parameters_, differentiated_, loss_ == Loss::Output};
+    s.window = window;
+    return s;
+  }
+  std::int32_t sensorIndex(const std::string& name) const;
+  void check(const std::string& what, std::int64_t device, std::int64_t sample) const;
+
+  TracedProgram program_;
+  Network network_;
+  ExecSpace space_;
+  std::int64_t devices_, samples_;
+  ReversePlan plan_;
+  impl::Transposed<Memory> transposed_;
+  HostPlane sensors_;  // sensor x device rows, samples in order
+  HostPlane target_;
+  std::vector<double> parameters_;
+  std::vector<char> parameterSet_, differentiated_;
+  Loss loss_ = Loss::SquaredError;
+  RecordSlot slot_;
+};
+
+using Gradient = BasicGradient<>;
+
+// The vjp planes of every node of a traced program (its reads and writes).
+std::vector<NodeVjp> vjpsOf(const TracedProgram& program);
+
+template <class ExecSpace>
+BasicGradient<ExecSpace>::BasicGradient(TracedProgram program, const Network& network,
+                                        std::int64_t samples, ExecSpace space)
+    : program_(std::move(program)),
+      network_(network),
+      space_(space),
+      devices_(network.devices()),
+      samples_(samples) {
+  if (samples < 1) kfield::impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
+  plan_ = transpose(program_.description, vjpsOf(program_), {"output"});
+  transposed_ = impl::transposedNetwork<Memory>(network_);
+  const std::uint64_t rows = kfield::impl::product({program_.sensors.size(), static_cast<std::uint64_t>(devices_)});
+  kfield::impl::requireMemory(kWho, "the sensors of " + std::to_string(samples) + " samples",
+                              kfield::impl::product({rows, static_cast<std::uint64_t>(samples), 8}),
+                              hostMemoryBytes(), "this machine's memory");
+  sensors_ = HostPlane("kfield::diff::sensors", rows, samples);
+  target_ = HostPlane("kfield::diff::target", devices_, samples);
+  parameters_.assign(static_cast<std::size_t>(program_.parameterWidth()), 0.0);
+  parameterSet_.assign(program_.parameters.size(), 0);
+  differentiated_.assign(program_.sensors.size(), 0);
+}
+
+template <class ExecSpace>
+std::int32_t BasicGradient<ExecSpace>::sensorIndex(const std::string& name) const {
+  const std::int32_t index = program_.sensorIndex(name);
+  if (index < 0) {
+    kfield::impl::invalidArgument(kWho, "program '" + program_.name + "' reads no sensor named '" + name + "'");
+  }
+  return index;
+}
+
+template <class ExecSpace>
+void BasicGradient<ExecSpace>::check(const std::string& what, std::int64_t device,
+                                     std::int64_t sample) const {
+  if (device < 0 || device >= devices_) {
+    kfield::impl::invalidArgument(kWho, what + ": device " + std::to_string(device) + " is not in [0, " +
+                                    std::to_string(devices_) + ")");
+  }
+  if (sample < 0 || sample >= samples_) {
+    kfield::impl::invalidArgument(kWho, what + ": sample " + std::to_string(sample) + " is not in [0, " +
+                                    std::to_string(samples_) + ")");
+  }
+}
+
+template <class ExecSpace>
+BasicGradient<ExecSpace>& BasicGradient<ExecSpace>::parameter(const std::string& name,
+                                                              const std::vector<double>& values) {
+  const std::int32_t index = program_.parameterIndex(name);
+  if (index < 0) {
+    kfield::impl::invalidArgument(kWho, "program '" + program_.name + "' has no parameter named '" + name + "'");
+  }
+  const ParameterInfo& info = program_.parameters[static_cast<std::size_t>(index)];
+  if (static_cast<std::int64_t>(values.size()) != info.width) {
+    kfield::impl::invalidArgument(kWho, "parameter '" + name + "' has width " + std::to_string(info.width) +
+                                    ", got " + std::to_string(values.size()) + " values");
+  }
+  std::copy(values.begin(), values.end(), parameters_.begin() + info.offset);
+  parameterSet_[static_cast<std::size_t>(index)] = 1;
+  return *this;
+}
+
+template <class ExecSpace>
+BasicGradient<ExecSpace>& BasicGradient<ExecSpace>::target(const HostPlane& values) {
+  if (static_cast<std::int64_t>(values.extent(0)) != devices_ ||
+      static_cast<std::int64_t>(values.extent(1)) != samples_) {
+    kfield::impl::invalidArgument(kWho, "the target is " + std::to_string(values.extent(0)) + " x " +
+                                    std::to_string(values.extent(1)) + ", expected devices x samples = " +
+                                    std::to_string(devices_) + " x " + std::to_string(samples_));
+  }
+  Kokkos::deep_copy(target_, values);
+  return *this;
+}
+
+template <class ExecSpace>
+GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& stops,
+                                             const GradientOptions& options) {
+  if (static_cast<std::int64_t>(stops.size()) != samples_) {
+    kfield::impl::invalidArgument(kWho, "run: " + std::to_string(stops.size()) + " stop rounds for " +
+                                    std::to_string(samples_) + " samples");
+  }
+  for (std::size_t s = 0; s < stops.size(); ++s) {
+    if (stops[s] < 0) {
+      kfield::impl::invalidArgument(kWho, "run: sample " + std::to_string(s) + " stops at round " +
+                                      std::to_string(stops[s]) + " (must be >= 0)");
+    }
+  }
+  for (std::size_t i = 0; i < parameterSet_.size(); ++i) {
+    if (!parameterSet_[i]) {
+      kfield::impl::invalidArgument(kWho, "program '" + program_.name + "': parameter '" +
+                                      program_.parameters[i].name + "' is not set");
+    }
+  }
+  if (options.window < 0) {
+    kfield::impl::invalidArgument(kWho, "window must be >= 1 (0: the default), got " + std::to_string(options.window));
+  }
+  if (options.budgetBytes < 0) {
+    kfield::impl::invalidArgument(kWho, "budget must be >= 0 bytes (0: no limit), got " + std::to_string(options.budgetBytes));
+  }
+  const std::int64_t longest = *std::max_element(stops.begin(), stops.end());
+  const impl::PassSetup<ExecSpace> setup =
+      this->setup(options.window > 0 ? options.window : defaultWindow(longest));
+  std::int64_t perPass = samples_;
+  if (options.budgetBytes > 0) {
+    const std::uint64_t perSample = impl::passBytesPerSample(setup, longest);
+    perPass = chunkSamples(options.budgetBytes, static_cast<std::int64_t>(perSample), samples_, options.leaf);
+    if (perPass == 0) {
+      kfield::impl::invalidArgument(kWho, "a budget of " + kfield::impl::bytesText(std::uint64_t(options.budgetBytes)) +
+                                      " holds no pass: one sample needs " + kfield::impl::bytesText(perSample));
+    }
+  }
+  if (slot_.begin() != RecordSlot::Begin::Ok) {
+    kfield::impl::runtimeError(kWho, "a run of this gradient is already in progress");
+  }
+  const std::uint64_t generation = slot_.generation();
+  GradientResult result;
+  result.sampleLoss.assign(static_cast<std::size_t>(samples_), 0.0);
+  result.sampleGradient.assign(static_cast<std::size_t>(samples_),
+                               std::vector<double>(parameters_.size(), 0.0));
+  for (std::size_t i = 0; i < differentiated_.size(); ++i) {
+    if (differentiated_[i]) {
+      result.sensorGradient[program_.sensors[i].name] =
+          HostPlane("kfield::diff::sensor_gradient", devices_, samples_);
+    }
+  }
+  result.schedule.window = setup.window;
+  result.schedule.samplesPerPass = perPass;
+  try {
+    slot_.hold(generation);
+    for (std::int64_t first = 0; first < samples_; first += perPass) {
+      impl::Pass<ExecSpace>::run(setup, stops, first, std::min(perPass, samples_ - first), result);
+    }
+    slot_.release(generation, true);
+  } catch (...) {
+    slot_.release(generation, true);
+    throw;
+  }
+  // Over samples, the canonical reduction in sample order.
+  result.loss = kfield::impl::treeSum<double>(
+      [&](std::int64_t s) { return result.sampleLoss[static_cast<std::size_t>(s)]; }, samples_);
+  result.gradient.assign(parameters_.size(), 0.0);
+  for (std::size_t q = 0; q < parameters_.size(); ++q) {
+    result.gradient[q] = kfield::impl::treeSum<double>(
+        [&](std::int64_t s) { return result.sampleGradient[static_cast<std::size_t>(s)][q]; }, samples_);
+  }
+  return result;
+}
+
+}  // namespace kfield::diff
+
+#endif

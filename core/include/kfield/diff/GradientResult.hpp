@@ -1,0 +1,52 @@
+// What a gradient run takes and gives: the loss, the options of the schedule, and the result
+// with the schedule's accounting.
+#ifndef KFIELD_DIFF_GRADIENTRESULT_HPP
+#define KFIELD_DIFF_GRADIENTRESULT_HPP
+
+#include "kfield/Plane.hpp"
+#include "kfield/sum/Chunking.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kfield::diff {
+
+// The loss of one sample, at its stop round, summed over devices (canonical reduction):
+// SquaredError: (output - target)^2; Output: the program's output itself (any loss written as
+// a program expression).
+enum class Loss { SquaredError, Output };
+
+struct GradientOptions {
+  std::int64_t window = 0;       // rounds per window; 0: defaultWindow(the longest stop)
+  std::int64_t budgetBytes = 0;  // what one pass may hold; 0: the whole batch in one pass
+  std::int64_t leaf = kDefaultLeaf;
+};
+
+// What the run did, summed over passes.
+struct Schedule {
+  std::int64_t passes = 0;
+  std::int64_t window = 0;
+  std::int64_t samplesPerPass = 0;
+  std::int64_t recordedRounds = 0;    // rounds of the recording forward
+  std::int64_t recomputedRounds = 0;  // rounds the reverse ran again into the tape
+  std::int64_t checkpoints = 0;       // carries saved at window starts
+  std::int64_t maxTapeRows = 0;       // rounds on the tape at once, at most the window
+  std::int64_t vjps = 0;              // (sample, round) pairs stepped back
+};
+
+struct GradientResult {
+  double loss = 0.0;               // canonical sum over samples
+  std::vector<double> sampleLoss;  // per sample
+  std::vector<double> gradient;    // per parameter value, the program's parameter vector
+  std::vector<std::vector<double>> sampleGradient;  // [sample][parameter value]
+  std::map<std::string, HostPlane> sensorGradient;  // per differentiated sensor: devices x samples
+  Schedule schedule;
+  std::uint64_t forwardBytes = 0;  // the simulation's planes, in the largest pass
+  std::uint64_t reverseBytes = 0;  // checkpoints, tape and adjoints, in the largest pass
+};
+
+}  // namespace kfield::diff
+
+#endif

@@ -1,0 +1,286 @@
+// Pass::run, and the kernels it launches besides the rounds and their adjoints.
+#ifndef KFIELD_DIFF_IMPL_GRADIENTPASSRUN_HPP
+#define KFIELD_DIFF_IMPL_GRADIENTPASSRUN_HPP
+
+#include "kfield/diff/impl/GradientPass.hpp"
+
+namespace kfield::diff::impl {
+
+// out(b, p) = the canonical sum over devices d of plane(b * devices + d, p): per block of
+// device rows (a parameter value, a sample's loss terms) and sample.
+template <class ExecSpace>
+Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> deviceSums(
+    const ExecSpace& space, const Plane<typename ExecSpace::memory_space>& plane,
+    std::int64_t blocks, std::int64_t devices) {
+  const auto n = static_cast<std::int64_t>(plane.extent(1));
+  Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space> out(
+      "kfield::diff::device_sums", blocks, n);
+  if (blocks > 0 && n > 0) {
+    Kokkos::parallel_for(
+        "kfield::diff::device_sums",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {blocks, n}),
+        KOKKOS_LAMBDA(std::int64_t b, std::int64_t p) {
+          out(b, p) = kfield::impl::treeSum<double>(
+              [&](std::int64_t d) { return plane(b * devices + d, p); }, devices);
+        });
+  }
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+}
+
+// terms(d, p) = the loss of device d in sample position p.
+template <class ExecSpace>
+void lossTerms(const ExecSpace& space, const Plane<typename ExecSpace::memory_space>& output,
+               const Plane<typename ExecSpace::memory_space>& target, bool outputLoss,
+               const Plane<typename ExecSpace::memory_space>& terms) {
+  Kokkos::parallel_for(
+      "kfield::diff::loss_terms",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(
+          space, {0, 0}, {std::int64_t(output.extent(0)), std::int64_t(output.extent(1))}),
+      KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
+        const double e = output(d, p) - target(d, p);
+        terms(d, p) = outputLoss ? output(d, p) : e * e;
+      });
+}
+
+template <class ExecSpace>
+void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
+                          const std::vector<std::int64_t>& allStops, std::int64_t first,
+                          std::int64_t n, GradientResult& result) {
+  using Memory = typename ExecSpace::memory_space;
+  using Tuning = RoundTuning<ExecSpace>;
+  const TracedProgram& program = setup.program;
+  const ExecSpace& space = setup.space;
+  const std::int64_t devices = setup.network.devices();
+
+  // Positions: the pass's samples, longest first, so a round's live samples are a prefix.
+  std::vector<idx_t> stops(allStops.begin() + first, allStops.begin() + first + n);
+  const std::vector<idx_t> order = stopOrder(stops.data(), n);
+  const std::vector<idx_t> live = liveCounts(stops.data(), n);
+  const auto S = static_cast<std::int64_t>(live.size());
+  const WindowPlan plan = planWindows(S, setup.window);
+  const PassRows rows = passRows(setup);
+  const std::int64_t widest = S > 0 ? live[0] : 0;
+  const std::int64_t tapeRows = std::min(setup.window, S);
+  std::vector<std::int64_t> checkpointAt(static_cast<std::size_t>(plan.count()) + 1, 0);
+  for (idx_t k = 0; k < plan.count(); ++k) {
+    checkpointAt[k + 1] = checkpointAt[k] + static_cast<std::int64_t>(rows.carry) * live[plan.start(k)];
+  }
+  {
+    using kfield::impl::product;
+    using kfield::impl::total;
+    const auto un = static_cast<std::uint64_t>(n), uw = static_cast<std::uint64_t>(widest);
+    const std::uint64_t forward = product({rows.forward, un, 8});
+    const std::uint64_t reverse =
+        product({total({static_cast<std::uint64_t>(checkpointAt.back()),
+                        product({static_cast<std::uint64_t>(tapeRows), rows.tapeRow, uw}),
+                        product({rows.adjoints, un})}),
+                 8});
+    const MemoryLimit limit = memoryLimit<Memory>();
+    kfield::impl::requireMemory("kfield::diff::Gradient",
+                                "the gradient of " + std::to_string(n) + " samples over " +
+                                    std::to_string(S) + " rounds (window " + std::to_string(setup.window) + ")",
+                                total({forward, reverse}), limit.bytes, limit.where);
+    result.forwardBytes = std::max(result.forwardBytes, forward);
+    result.reverseBytes = std::max(result.reverseBytes, reverse);
+  }
+
+  BasicSimulation<ExecSpace> sim(program, setup.network, n, space);
+  for (const ParameterInfo& p : program.parameters) {
+    sim.parameter(p.name, std::vector<double>(setup.parameters.begin() + p.offset,
+                                              setup.parameters.begin() + p.offset + p.width));
+  }
+  auto byPosition = [&](const HostPlane& bySample, const char* label) {
+    HostPlane h(std::string(label), bySample.extent(0), static_cast<std::size_t>(n));
+    for (std::size_t r = 0; r < bySample.extent(0); ++r) {
+      for (std::int64_t p = 0; p < n; ++p) h(r, p) = bySample(r, first + order[p]);
+    }
+    return h;
+  };
+  Kokkos::deep_copy(sim.planes_.sensors, byPosition(setup.sensors, "kfield::diff::sensors_pass"));
+  sim.sensorsDirty_ = false;
+  Plane<Memory> target("kfield::diff::target", devices, n);
+  Kokkos::deep_copy(target, byPosition(setup.target, "kfield::diff::target_pass"));
+
+  auto& planes = sim.planes_;
+  const auto K = static_cast<std::int64_t>(planes.states.extent(0));
+  const auto Kk = static_cast<std::int64_t>(planes.stateKeys.extent(0));
+  const auto E = static_cast<std::int64_t>(planes.exportsPrev.extent(0));
+  const auto Pk = static_cast<std::int64_t>(planes.presencePrev.extent(0));
+  const auto V = static_cast<std::int64_t>(rows.values);
+  auto carryPlanes = [&]() {
+    return std::vector<Plane<Memory>*>{&planes.states, &planes.stateKeys, &planes.exportsPrev,
+                                       &planes.presencePrev};
+  };
+
+  // The recording forward: the carry saved at every window start.
+  Kokkos::View<double*, Memory> checkpoints("kfield::diff::checkpoints",
+                                            static_cast<std::size_t>(checkpointAt.back()));
+  auto save = [&](idx_t k) {
+    const std::int64_t w = live[plan.start(k)];
+    double* at = checkpoints.data() + checkpointAt[k];
+    for (Plane<Memory>* p : carryPlanes()) {
+      const auto r = static_cast<std::int64_t>(p->extent(0));
+      copyColumns(space, at, w, p->data(), n, r, w);
+      at += r * w;
+    }
+  };
+  recordForward(
+      S, setup.window, 1, [] { return false; }, save,
+      [&](idx_t j, idx_t) { sim.round(live[j], false, j + 1 == S || live[j + 1] < live[j]); });
+
+  Plane<Memory> terms("kfield::diff::loss_terms", devices, n);
+  lossTerms(space, planes.output, target, setup.outputLoss, terms);
+  const auto losses = deviceSums(space, terms, 1, devices);
+  for (std::int64_t p = 0; p < n; ++p) result.sampleLoss[first + order[p]] = losses(0, p);
+
+  // The reverse.
+  const std::int64_t rowSize = static_cast<std::int64_t>(rows.tapeRow) * widest;
+  Kokkos::View<double*, Memory> tape("kfield::diff::tape", static_cast<std::size_t>(tapeRows * rowSize));
+  Kokkos::View<double*, Memory> valueAdjoints("kfield::diff::value_adjoints",
+                                              static_cast<std::size_t>(V * widest));
+  const std::int64_t P = program.parameterWidth();
+  std::vector<int> sensorRow(program.sensors.size(), -1);
+  int differentiated = 0;
+  for (std::size_t i = 0; i < sensorRow.size(); ++i) {
+    if (setup.differentiated[i]) sensorRow[i] = differentiated++;
+  }
+  std::vector<int> selectedRow(program.valueOps.size(), -1), gatherFolds;
+  int selections = 0;
+  for (std::size_t i = 0; i < program.valueOps.size(); ++i) {
+    const Op& op = program.valueOps[i];
+    if (op.code != OpCode::Fold) continue;
+    if (op.fold == FoldCode::Min || op.fold == FoldCode::Max) selectedRow[i] = selections++;
+    const bool readsOthers = op.fold == FoldCode::Min || op.fold == FoldCode::Max || op.fold == FoldCode::Sum;
+    bool readsNeighbor = false;
+    for (std::int32_t k = 0; k < op.entryCount; ++k) {
+      readsNeighbor = readsNeighbor || program.valueEntries[op.entryBegin + k].code == EntryCode::Neighbor;
+    }
+    if (readsOthers && readsNeighbor) gatherFolds.push_back(static_cast<int>(i));
+  }
+  Plane<Memory> stateAdjoint("kfield::diff::state_adjoints", K, n);
+  Plane<Memory> exportAdjoint("kfield::diff::export_adjoints", E, n);
+  Plane<Memory> parameterAdjoint("kfield::diff::parameter_adjoints", P * devices, n);
+  Plane<Memory> sensorAdjoint("kfield::diff::sensor_adjoints", differentiated * devices, n);
+  Plane<Memory> selected("kfield::diff::selected", selections * devices, n);
+  const auto sensorRows = kfield::impl::upload<Memory>(sensorRow, "kfield::diff::sensor_rows");
+  const auto selectedRows = kfield::impl::upload<Memory>(selectedRow, "kfield::diff::selected_rows");
+  const auto folds = kfield::impl::upload<Memory>(gatherFolds, "kfield::diff::gather_folds");
+  Kokkos::View<int*, Memory> freshAll("kfield::diff::fresh", n), freshNone("kfield::diff::not_fresh", n);
+  Kokkos::deep_copy(freshAll, 1);
+
+  // A tape row: values (slot x device x w), then exports before and after the round,
+  // presence before and after, state keys before.
+  struct Row {
+    double *values, *exportsPrev, *exportsNow, *presencePrev, *presenceNow, *stateKeys;
+  };
+  auto rowAt = [&](idx_t j) {
+    const std::int64_t w = live[j];
+    double* base = tape.data() + plan.row(j) * rowSize;
+    Row r;
+    r.values = base;
+    r.exportsPrev = r.values + V * w;
+    r.exportsNow = r.exportsPrev + E * w;
+    r.presencePrev = r.exportsNow + E * w;
+    r.presenceNow = r.presencePrev + Pk * w;
+    r.stateKeys = r.presenceNow + Pk * w;
+    return r;
+  };
+  auto gather = [&](idx_t k, idx_t count) {
+    const double* at = checkpoints.data() + checkpointAt[k];
+    for (Plane<Memory>* p : carryPlanes()) {
+      const auto r = static_cast<std::int64_t>(p->extent(0));
+      copyColumns(space, p->data(), n, at, count, r, count);
+      at += r * count;
+    }
+    for (std::int64_t p = 0; p < count; ++p) sim.roundsDone_[static_cast<std::size_t>(p)] = plan.start(k);
+  };
+  auto recompute = [&](idx_t c, idx_t len) {
+    for (idx_t j = c; j < c + len; ++j) {
+      const std::int64_t w = live[j];
+      const Row r = rowAt(j);
+      copyColumns(space, r.exportsPrev, w, planes.exportsPrev.data(), n, E, w);
+      copyColumns(space, r.presencePrev, w, planes.presencePrev.data(), n, Pk, w);
+      copyColumns(space, r.stateKeys, w, planes.stateKeys.data(), n, Kk, w);
+      sim.round(w, false, true, Kokkos::View<double*, Memory>(r.values, static_cast<std::size_t>(V * w)));
+      copyColumns(space, r.exportsNow, w, planes.exportsPrev.data(), n, E, w);  // swapped: this round's
+      copyColumns(space, r.presenceNow, w, planes.presencePrev.data(), n, Pk, w);
+    }
+  };
+  auto configure = [&](ReverseRoundBase<ExecSpace>& b, idx_t j, std::int64_t w) {
+    const Row r = rowAt(j);
+    auto& f = b.fwd;
+    f.ops = sim.tapeOps_;
+    f.entries = sim.tapeEntries_;
+    f.net = sim.net_;
+    f.parameters = sim.parameters_;
+    f.planes.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
+    f.planes.exportsNow = Plane<Memory>(r.exportsNow, E, w);
+    f.planes.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
+    f.planes.presenceNow = Plane<Memory>(r.presenceNow, Pk, w);
+    f.planes.stateKeys = Plane<Memory>(r.stateKeys, Kk, w);
+    f.fresh = j == 0 ? freshAll : freshNone;
+    f.devices = devices;
+    f.live = w;
+    f.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / w);
+    f.slots = static_cast<int>(program.valueSlots);
+    f.opCount = static_cast<int>(program.valueOps.size());
+    b.values = r.values;
+    b.adjoints = valueAdjoints.data();
+    b.exportAdjoint = exportAdjoint;
+    b.selected = selected;
+    b.selectedRow = selectedRows;
+    return (devices + f.tileDevices - 1) / f.tileDevices;
+  };
+  auto stepBack = [&](idx_t j, idx_t w) {
+    Kokkos::deep_copy(space, Kokkos::subview(valueAdjoints, std::make_pair(std::int64_t(0), V * w)), 0.0);
+    ReverseOwn<ExecSpace> own;
+    const std::int64_t tiles = configure(own, j, w);
+    own.stateAdjoint = stateAdjoint;
+    own.parameterAdjoint = parameterAdjoint;
+    own.sensorAdjoint = sensorAdjoint;
+    own.sensorRow = sensorRows;
+    own.target = target;
+    own.loss = setup.outputLoss ? LossKind::Output : LossKind::SquaredError;
+    own.liveNext = j + 1 < S ? live[j + 1] : 0;
+    Kokkos::parallel_for("kfield::diff::reverse_own",
+                         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::teamSize()), own);
+    if (gatherFolds.empty()) return;
+    ReverseGather<ExecSpace> back;
+    configure(back, j, w);
+    back.transposed = setup.transposed;
+    back.folds = folds;
+    Kokkos::parallel_for("kfield::diff::reverse_gather",
+                         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::teamSize()), back);
+  };
+  reverseWindows(setup.window, live, gather, recompute, stepBack);
+
+  // Per sample: parameters' gradients summed over devices; sensors' per device.
+  const auto sums = deviceSums(space, parameterAdjoint, P, devices);
+  for (std::int64_t p = 0; p < n; ++p) {
+    auto& g = result.sampleGradient[static_cast<std::size_t>(first + order[p])];
+    for (std::int64_t q = 0; q < P; ++q) g[static_cast<std::size_t>(q)] = sums(q, p);
+  }
+  if (differentiated > 0) {
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sensorAdjoint);
+    for (std::size_t i = 0; i < sensorRow.size(); ++i) {
+      if (sensorRow[i] < 0) continue;
+      HostPlane& out = result.sensorGradient.at(program.sensors[i].name);
+      for (std::int64_t d = 0; d < devices; ++d) {
+        for (std::int64_t p = 0; p < n; ++p) {
+          out(d, first + order[p]) = host(sensorRow[i] * devices + d, p);
+        }
+      }
+    }
+  }
+  Schedule& s = result.schedule;
+  ++s.passes;
+  s.recordedRounds += S;
+  s.recomputedRounds += S;
+  s.checkpoints += plan.count();
+  s.maxTapeRows = std::max(s.maxTapeRows, tapeRows);
+  for (idx_t l : live) s.vjps += l;
+}
+
+}  // namespace kfield::diff::impl
+
+#endif

@@ -1,0 +1,373 @@
+// The adjoint of one round, in two launches. Own: each device walks the round's operations
+// backwards over its live samples, with the values of the round's tape, adding to its own
+// adjoints only (values, states, its exports, parameters, sensors). Gather: each device sums
+// what its out-neighbors' folds send back to its last-round exports, over the transposed
+// network (in-neighbors sorted), so every adjoint is summed in one fixed order and no atomic
+// is needed on any backend.
+#ifndef KFIELD_DIFF_IMPL_REVERSEROUND_HPP
+#define KFIELD_DIFF_IMPL_REVERSEROUND_HPP
+
+#include "kfield/Plane.hpp"
+#include "kfield/field/impl/Bytecode.hpp"
+#include "kfield/impl/PortableMath.hpp"
+#include "kfield/sim/impl/RoundKernel.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kfield::diff::impl {
+
+using kfield::impl::EntryCode;
+using kfield::impl::EntryOp;
+using kfield::impl::FoldCode;
+using kfield::impl::Op;
+using kfield::impl::OpCode;
+
+enum class LossKind : int { SquaredError, Output };
+
+// What both launches share: the forward kernel set up on the tape row (its helpers evaluate
+// alignment and entry programs), and the round's adjoints.
+template <class ExecSpace>
+struct ReverseRoundBase {
+  using Memory = typename ExecSpace::memory_space;
+  using Forward = kfield::impl::RoundKernel<ExecSpace>;
+  using Team = typename Forward::Team;
+
+  Forward fwd;        // ops, entries: one slot per value; planes: the tape row's carry
+  double* values;     // the tape row's values: slot x device x live
+  double* adjoints;   // their adjoints, the same layout
+  Plane<Memory> exportAdjoint;  // export x device rows, pass width: this round's exports'
+  Plane<Memory> selected;       // min/max fold x device rows: the entry each fold selected
+  Kokkos::View<const int*, Memory> selectedRow;  // per op: its block in `selected`, or -1
+
+  KOKKOS_INLINE_FUNCTION std::int64_t valueIndex(std::int32_t slot, std::int64_t d,
+                                                 std::int64_t s) const {
+    return (slot * fwd.devices + d) * fwd.live + s;
+  }
+
+  // The entry program at (device d, neighbor j, CSR entry k, sample s): registers, and their
+  // adjoints for an adjoint `seed` of its result (reverse over the registers).
+  KOKKOS_INLINE_FUNCTION void entryAdjoints(const Op& op, std::int64_t d, std::int64_t j,
+                                            std::int64_t k, std::int64_t s, double seed,
+                                            double* reg, double* adj) const {
+    const double* scratch = values + d * fwd.live;
+    const std::int64_t stride = fwd.devices * fwd.live;
+    const auto& entries = fwd.entries;
+    for (int r = 0; r < op.entryCount; ++r) {
+      const EntryOp& x = entries(op.entryBegin + r);
+      switch (x.code) {
+        case EntryCode::Neighbor: {
+          const std::int64_t row = x.plane * fwd.devices;
+          reg[r] = j != d        ? fwd.planes.exportsPrev(row + j, s)
+                   : x.slot >= 0 ? scratch[x.slot * stride + s]
+                                 : fwd.planes.exportsNow(row + d, s);
+          break;
+        }
+        case EntryCode::EdgeLength: reg[r] = fwd.net.lengths(k); break;
+        case EntryCode::Local: reg[r] = scratch[x.slot * stride + s]; break;
+        case EntryCode::Constant: reg[r] = x.constant; break;
+        case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;
+        default: reg[r] = Forward::entryBinary(x.code, reg[x.a], reg[x.b]);
+      }
+      adj[r] = 0.0;
+    }
+    adj[op.entryCount - 1] = seed;
+    for (int r = op.entryCount - 1; r >= 0; --r) {
+      const EntryOp& x = entries(op.entryBegin + r);
+      const double g = adj[r];
+      if (g == 0.0) continue;  // an adjoint of exactly 0 propagates nothing (no 0 * inf)
+      switch (x.code) {
+        case EntryCode::Add: adj[x.a] += g, adj[x.b] += g; break;
+        case EntryCode::Sub: adj[x.a] += g, adj[x.b] -= g; break;
+        case EntryCode::Mul: adj[x.a] += g * reg[x.b], adj[x.b] += g * reg[x.a]; break;
+        case EntryCode::Div: adj[x.a] += g / reg[x.b], adj[x.b] -= g * (reg[r] / reg[x.b]); break;
+        case EntryCode::Min: (reg[x.b] < reg[x.a] ? adj[x.b] : adj[x.a]) += g; break;
+        case EntryCode::Max: (reg[x.a] < reg[x.b] ? adj[x.b] : adj[x.a]) += g; break;
+        case EntryCode::Mux: (reg[x.a] == 1.0 ? adj[x.b] : adj[x.c]) += g; break;
+        default: break;  // leaves, comparisons
+      }
+    }
+  }
+
+  // Does the fold visit entry k (neighbor j) of device d for sample s? As the forward does.
+  KOKKOS_INLINE_FUNCTION bool visits(const Op& op, std::int64_t d, std::int64_t j,
+                                     std::int64_t s) const {
+    const bool self = j == d;
+    if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) return false;
+    return self || fwd.aligned(op, d, j, s);
+  }
+};
+
+template <class ExecSpace>
+struct ReverseOwn : ReverseRoundBase<ExecSpace> {
+  using Base = ReverseRoundBase<ExecSpace>;
+  using Memory = typename Base::Memory;
+  using Team = typename Base::Team;
+  using Base::adjoints;
+  using Base::exportAdjoint;
+  using Base::fwd;
+  using Base::selected;
+  using Base::selectedRow;
+  using Base::values;
+
+  Plane<Memory> stateAdjoint;      // state x device rows: after the round on entry, before on exit
+  Plane<Memory> parameterAdjoint;  // parameter value x device rows, summed over rounds
+  Plane<Memory> sensorAdjoint;     // differentiated sensor x device rows, summed over rounds
+  Kokkos::View<const int*, Memory> sensorRow;  // per sensor: its block in sensorAdjoint, or -1
+  Plane<Memory> target;                        // device rows: the squared error's target
+  LossKind loss = LossKind::SquaredError;
+  std::int64_t liveNext = 0;  // samples at positions >= liveNext end with this round
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
+    const std::int64_t tile = fwd.tileDevices;
+    const std::int64_t first = team.league_rank() * tile;
+    const std::int64_t count = fwd.devices - first < tile ? fwd.devices - first : tile;
+    for (int i = fwd.opCount - 1; i >= 0; --i) {
+      step(team, fwd.ops(i), i, first, count);
+      team.team_barrier();
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void step(const Team& team, const Op& op, int index, std::int64_t first,
+                                   std::int64_t count) const {
+    const std::int64_t stride = fwd.devices * fwd.live;
+    const std::int64_t base = first * fwd.live;
+    const double* v = values + base;
+    double* a = adjoints + base;
+    const double* out = op.out >= 0 ? v + op.out * stride : nullptr;
+    const double* g = op.out >= 0 ? a + op.out * stride : nullptr;
+    double* aA = op.a.slot >= 0 ? a + op.a.slot * stride : nullptr;
+    double* aB = op.b.slot >= 0 ? a + op.b.slot * stride : nullptr;
+    double* aC = op.c.slot >= 0 ? a + op.c.slot * stride : nullptr;
+    auto value = [&](const kfield::impl::Operand& o, std::int64_t e) {
+      return o.slot >= 0 ? v[o.slot * stride + e] : o.constant;
+    };
+    auto each = [&](const auto& f) { fwd.forElements(team, count, f); };
+    auto perDevice = [&](const auto& f) { fwd.forDevices(team, first, count, f); };
+    auto addA = [&](std::int64_t e, double x) {
+      if (aA) aA[e] += x;
+    };
+    auto addB = [&](std::int64_t e, double x) {
+      if (aB) aB[e] += x;
+    };
+    const std::int64_t planeBase = op.plane * fwd.devices;
+    namespace pm = kfield::impl::portable;
+    switch (op.code) {
+      case OpCode::Neg: return each([&](std::int64_t e) { addA(e, -g[e]); });
+      case OpCode::Abs:
+        return each([&](std::int64_t e) {
+          const double x = value(op.a, e);
+          addA(e, x > 0.0 ? g[e] : x < 0.0 ? -g[e] : 0.0);
+        });
+      case OpCode::Sqrt: return each([&](std::int64_t e) { addA(e, g[e] * (0.5 / out[e])); });
+      case OpCode::Exp: return each([&](std::int64_t e) { addA(e, g[e] * out[e]); });
+      case OpCode::Log: return each([&](std::int64_t e) { addA(e, g[e] / value(op.a, e)); });
+      case OpCode::Tanh: return each([&](std::int64_t e) { addA(e, g[e] * (1.0 - out[e] * out[e])); });
+      case OpCode::Sigmoid:
+        return each([&](std::int64_t e) { addA(e, g[e] * (out[e] * (1.0 - out[e]))); });
+      case OpCode::Add:
+        return each([&](std::int64_t e) { addA(e, g[e]), addB(e, g[e]); });
+      case OpCode::Sub:
+        return each([&](std::int64_t e) { addA(e, g[e]), addB(e, -g[e]); });
+      case OpCode::Mul:
+        return each([&](std::int64_t e) {
+          if (g[e] == 0.0) return;
+          addA(e, g[e] * value(op.b, e)), addB(e, g[e] * value(op.a, e));
+        });
+      case OpCode::Div:
+        return each([&](std::int64_t e) {
+          if (g[e] == 0.0) return;
+          const double b = value(op.b, e);
+          addA(e, g[e] / b), addB(e, -(g[e] * (out[e] / b)));
+        });
+      case OpCode::Min:  // the selected operand: b when b < a, else a (ties: a)
+        return each([&](std::int64_t e) {
+          value(op.b, e) < value(op.a, e) ? addB(e, g[e]) : addA(e, g[e]);
+        });
+      case OpCode::Max:
+        return each([&](std::int64_t e) {
+          value(op.a, e) < value(op.b, e) ? addB(e, g[e]) : addA(e, g[e]);
+        });
+      case OpCode::Pow:
+        return each([&](std::int64_t e) {
+          if (g[e] == 0.0) return;
+          const double x = value(op.a, e), y = value(op.b, e);
+          addA(e, g[e] * (y * pm::pow(x, y - 1.0)));
+          addB(e, x > 0.0 ? g[e] * (out[e] * pm::log(x)) : 0.0);
+        });
+      case OpCode::Mux:
+        return each([&](std::int64_t e) {
+          if (value(op.a, e) == 1.0) {
+            addB(e, g[e]);
+          } else if (aC) {
+            aC[e] += g[e];
+          }
+        });
+      case OpCode::Param: {
+        const std::int64_t row = op.plane * fwd.devices;
+        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          parameterAdjoint(row + d, s) += g[e];
+        });
+      }
+      case OpCode::Sense: {
+        const int block = sensorRow(op.plane);
+        if (block < 0) return;
+        const std::int64_t row = block * fwd.devices;
+        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          sensorAdjoint(row + d, s) += g[e];
+        });
+      }
+      case OpCode::RememberRead:
+        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          const bool kept = op.keyed ? keyMatches(op, v, stride, e, fwd.planes.stateKeys(planeBase + d, s))
+                                     : fwd.fresh(s) == 0;
+          if (kept) {
+            stateAdjoint(planeBase + d, s) += g[e];
+          } else {
+            addA(e, g[e]);
+          }
+        });
+      case OpCode::RememberWrite:
+        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          addA(e, stateAdjoint(planeBase + d, s));
+          stateAdjoint(planeBase + d, s) = 0.0;
+        });
+      case OpCode::ShareRead:
+        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          const bool kept = op.keyed ? keyMatches(op, v, stride, e, fwd.planes.presencePrev(planeBase + d, s))
+                                     : fwd.fresh(s) == 0;
+          if (kept) {
+            exportAdjoint(planeBase + d, s) += g[e];
+          } else {
+            addA(e, g[e]);
+          }
+        });
+      case OpCode::Export:
+        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          addA(e, exportAdjoint(planeBase + d, s));
+          exportAdjoint(planeBase + d, s) = 0.0;
+        });
+      case OpCode::Output:
+        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          if (s < liveNext) return;
+          const double y = value(op.a, e);
+          addA(e, loss == LossKind::SquaredError ? 2.0 * (y - target(d, s)) : 1.0);
+        });
+      case OpCode::Fold: return fold(team, op, index, first, count);
+      default: return;  // comparisons, logic, uid, contexts: no gradient
+    }
+  }
+
+  // The key test of a conditional read, as the forward's: the device's context when it runs
+  // the call, matching the key it recorded.
+  KOKKOS_INLINE_FUNCTION bool keyMatches(const Op& op, const double* v, std::int64_t stride,
+                                         std::int64_t e, double recorded) const {
+    const double k = fwd.keyOf(op, v, stride, e);
+    return k != 0.0 && recorded == k;
+  }
+
+  // The own part of a fold's adjoint: the device's own entry and its local operands; what
+  // goes to the neighbors' exports is the gather's.
+  KOKKOS_INLINE_FUNCTION void fold(const Team& team, const Op& op, int index, std::int64_t first,
+                                   std::int64_t count) const {
+    if (op.fold == FoldCode::Count || op.fold == FoldCode::Any || op.fold == FoldCode::All) return;
+    const bool select = op.fold == FoldCode::Min || op.fold == FoldCode::Max;
+    const std::int64_t selRow = select ? selectedRow(index) * fwd.devices : 0;
+    fwd.forDevices(team, first, count, [&](std::int64_t d, std::int64_t s, std::int64_t) {
+      const double g = adjoints[this->valueIndex(op.out, d, s)];
+      const double out = values[this->valueIndex(op.out, d, s)];
+      double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];
+      std::int64_t chosen = -1;
+      for (std::int64_t k = fwd.net.offsets(d); k < fwd.net.offsets(d + 1); ++k) {
+        const std::int64_t j = fwd.net.neighbors(k);
+        if (!this->visits(op, d, j, s)) continue;
+        if (select) {  // the first entry in CSR order equal to the result
+          this->entryAdjoints(op, d, j, k, s, 0.0, reg, adj);
+          if (!(reg[op.entryCount - 1] == out)) continue;
+          chosen = k;
+        }
+        if (g == 0.0) break;  // nothing flows from this fold
+        this->entryAdjoints(op, d, j, k, s, g, reg, adj);
+        addOwn(op, d, j, s, adj);
+        if (select) break;
+      }
+      if (select) selected(selRow + d, s) = static_cast<double>(chosen);
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION void addOwn(const Op& op, std::int64_t d, std::int64_t j, std::int64_t s,
+                                     const double* adj) const {
+    for (int r = 0; r < op.entryCount; ++r) {
+      const EntryOp& x = fwd.entries(op.entryBegin + r);
+      if (adj[r] == 0.0) continue;
+      if (x.code == EntryCode::Local) {
+        adjoints[this->valueIndex(x.slot, d, s)] += adj[r];
+      } else if (x.code == EntryCode::Neighbor && j == d) {
+        if (x.slot >= 0) {
+          adjoints[this->valueIndex(x.slot, d, s)] += adj[r];
+        } else {
+          exportAdjoint(x.plane * fwd.devices + d, s) += adj[r];
+        }
+      }
+    }
+  }
+};
+
+// The transposed network: for device n, the CSR entries (d, k) whose neighbor is n, sorted by
+// d then k.
+template <class Memory>
+struct Transposed {
+  Kokkos::View<const std::int64_t*, Memory> offsets;  // devices + 1
+  Kokkos::View<const std::int64_t*, Memory> entries;  // k (the reader is the row owning k)
+  Kokkos::View<const std::int32_t*, Memory> readers;  // d
+};
+
+template <class ExecSpace>
+struct ReverseGather : ReverseRoundBase<ExecSpace> {
+  using Base = ReverseRoundBase<ExecSpace>;
+  using Memory = typename Base::Memory;
+  using Team = typename Base::Team;
+  using Base::adjoints;
+  using Base::exportAdjoint;
+  using Base::fwd;
+  using Base::selected;
+  using Base::selectedRow;
+
+  Transposed<Memory> transposed;
+  Kokkos::View<const int*, Memory> folds;  // ops whose folds read neighbors' exports, in op order
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
+    const std::int64_t tile = fwd.tileDevices;
+    const std::int64_t first = team.league_rank() * tile;
+    const std::int64_t count = fwd.devices - first < tile ? fwd.devices - first : tile;
+    const int nFolds = static_cast<int>(folds.extent(0));
+    fwd.forDevices(team, first, count, [&](std::int64_t n, std::int64_t s, std::int64_t) {
+      double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];
+      for (std::int64_t t = transposed.offsets(n); t < transposed.offsets(n + 1); ++t) {
+        const std::int64_t d = transposed.readers(t), k = transposed.entries(t);
+        if (d == n) continue;  // the own entry is the own launch's
+        for (int f = 0; f < nFolds; ++f) {
+          const Op& op = fwd.ops(folds(f));
+          const double g = adjoints[this->valueIndex(op.out, d, s)];
+          if (g == 0.0 || !this->visits(op, d, n, s)) continue;
+          if ((op.fold == FoldCode::Min || op.fold == FoldCode::Max) &&
+              selected(selectedRow(folds(f)) * fwd.devices + d, s) != static_cast<double>(k)) {
+            continue;
+          }
+          this->entryAdjoints(op, d, n, k, s, g, reg, adj);
+          for (int r = 0; r < op.entryCount; ++r) {
+            const EntryOp& x = fwd.entries(op.entryBegin + r);
+            if (x.code == EntryCode::Neighbor && adj[r] != 0.0) {
+              exportAdjoint(x.plane * fwd.devices + n, s) += adj[r];
+            }
+          }
+        }
+      }
+    });
+  }
+};
+
+}  // namespace kfield::diff::impl
+
+#endif

@@ -1,0 +1,251 @@
+#include "ErrorOf.hpp"
+#include "FieldReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/diff/Gradient.hpp>
+#include <kfield/field/Library.hpp>
+
+#include <cmath>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Gradient : public ::testing::Test {};
+TYPED_TEST_SUITE(Gradient, Spaces, SpaceNames);
+
+template <class Space>
+using Grad = diff::BasicGradient<Space>;
+
+// x_{t+1} = a x_t + b from x_0, on one device; the output is x.
+TracedProgram affineProgram() {
+  return trace(
+      [](Program& p) {
+        const Field<double> a = p.parameter("a"), b = p.parameter("b");
+        return p.remember(p.sense<double>("x0"), [&](Field<double> x) { return a * x + b; });
+      },
+      "affine");
+}
+
+// The distance gradient over edge lengths scaled by a learnable factor.
+TracedProgram scaledDistance() {
+  return trace(
+      [](Program& p) {
+        return lib::distanceGradient(p, p.sense<bool>("source"), p.parameter("scale"));
+      },
+      "scaled_distance");
+}
+
+// A small learnable update: consensus with a learnable rate, through tanh, exp and pow.
+TracedProgram neuralConsensus() {
+  return trace(
+      [](Program& p) {
+        const auto w = p.parameter("w", 3);
+        const Field<double> x0 = p.sense<double>("x");
+        return p.share(x0, [&](const NbrField<double>& x) {
+          const Field<double> mine = x.self();
+          const Field<double> pull = (x - mine).excludeSelf().sum();
+          const Field<double> h = tanh(w[0] * pull + w[1] * mine);
+          return mine + h * sigmoid(w[2]) + pow(exp(-mine * mine), 2.0) * 0.01;
+        });
+      },
+      "neural_consensus");
+}
+
+// Stop rounds around a window of 16, in no order: 0, 1, S, W, W +- 1, kW +- 1.
+const std::vector<std::int64_t> kStops{17, 0, 47, 1, 16, 49, 15, 33, 31, 50};
+
+TYPED_TEST(Gradient, AffineRecurrenceHasItsClosedForm) {
+  const Network one = Network::grid(1, 1);
+  const auto n = static_cast<std::int64_t>(kStops.size());
+  Grad<TypeParam> g(affineProgram(), one, n);
+  g.parameter("a", {0.5}).parameter("b", {1.0}).loss(diff::Loss::Output).differentiate("x0");
+  g.sensor("x0").fill(1.0);
+  diff::GradientOptions o;
+  o.window = 16;
+  const auto r = g.run(kStops, o);
+  for (std::int64_t s = 0; s < n; ++s) {
+    const std::int64_t S = kStops[s];
+    // x_S = 0.5^S + 2 - 2^(1-S) = 2 - 0.5^S; dL/dx0 = 0.5^S; dL/db = 2 - 2^(1-S): exact.
+    const double half = std::ldexp(1.0, -static_cast<int>(S));
+    EXPECT_EQ(bitsOf(r.sampleLoss[s]), bitsOf(S == 0 ? 0.0 : 2.0 - half)) << "stop " << S;
+    EXPECT_EQ(bitsOf(r.sensorGradient.at("x0")(0, s)), bitsOf(S == 0 ? 0.0 : half)) << "stop " << S;
+    EXPECT_EQ(bitsOf(r.sampleGradient[s][1]), bitsOf(S == 0 ? 0.0 : 2.0 - 2.0 * half)) << "stop " << S;
+    // dL/da = sum_k a^(S-1-k) x_k, x_k = 2 - 0.5^k: compared to the same sum in that order.
+    double dA = 0.0, x = 1.0, power = 1.0;
+    std::vector<double> terms;
+    for (std::int64_t k = 0; k < S; ++k) {
+      terms.push_back(x);
+      x = 0.5 * x + 1.0;
+    }
+    for (std::int64_t k = S - 1; k >= 0; --k) {
+      dA += power * terms[k];
+      power *= 0.5;
+    }
+    EXPECT_NEAR(r.sampleGradient[s][0], dA, 1e-14) << "stop " << S;
+  }
+  // a = 1: x_S = x0 + S b, dL/dx0 = 1, dL/db = S, dL/da = sum_k x_k.
+  g.parameter("a", {1.0});
+  const auto unit = g.run(kStops, o);
+  for (std::int64_t s = 0; s < n; ++s) {
+    const double S = static_cast<double>(kStops[s]);
+    EXPECT_EQ(unit.sensorGradient.at("x0")(0, s), kStops[s] == 0 ? 0.0 : 1.0);
+    EXPECT_EQ(unit.sampleGradient[s][1], S);
+    EXPECT_EQ(unit.sampleGradient[s][0], S * (S - 1) / 2 + S);  // sum_{k<S} (1 + k)
+  }
+}
+
+TYPED_TEST(Gradient, ScheduleCountsRoundsCheckpointsAndVjps) {
+  const Network one = Network::grid(1, 1);
+  const auto n = static_cast<std::int64_t>(kStops.size());
+  Grad<TypeParam> g(affineProgram(), one, n);
+  g.parameter("a", {0.5}).parameter("b", {1.0}).loss(diff::Loss::Output);
+  g.sensor("x0").fill(1.0);
+  for (std::int64_t W : {1, 7, 16, 50, 64}) {
+    diff::GradientOptions o;
+    o.window = W;
+    const auto r = g.run(kStops, o);
+    EXPECT_EQ(r.schedule.recordedRounds, 50);
+    EXPECT_LE(r.schedule.recomputedRounds, 50);
+    EXPECT_EQ(r.schedule.checkpoints, (50 + W - 1) / W);
+    EXPECT_EQ(r.schedule.maxTapeRows, std::min<std::int64_t>(W, 50));
+    std::int64_t sampleRounds = 0;
+    for (auto s : kStops) sampleRounds += s;
+    EXPECT_EQ(r.schedule.vjps, sampleRounds);  // none for finished samples
+  }
+}
+
+// d(sum of outputs)/d(scale) of a converged distance gradient is the sum of the distances.
+TYPED_TEST(Gradient, ScaledDistanceGradientIsTheSumOfDistances) {
+  const Network net = Network::grid(12, 9);
+  const auto hops = bfsHops(net, {40});
+  double sum = 0.0;
+  for (double h : hops) sum += h;
+  Grad<TypeParam> g(scaledDistance(), net, 2);
+  g.parameter("scale", {1.5}).loss(diff::Loss::Output);
+  g.sensor("source").set(40, true);
+  const auto r = g.run(40);
+  EXPECT_EQ(r.gradient[0], 2 * sum);
+  EXPECT_EQ(r.sampleLoss[0], 1.5 * sum);
+}
+
+struct Case {
+  TracedProgram program;
+  Network network;
+};
+
+// A budget of `samples` samples' bytes, for runs of up to `longest` rounds.
+template <class Space>
+std::int64_t budgetOf(const Case& c, std::int64_t samples, std::int64_t longest, std::int64_t window) {
+  return static_cast<std::int64_t>(Grad<Space>(c.program, c.network, 1).bytesPerSample(longest, window)) *
+         samples;
+}
+
+template <class Space>
+diff::GradientResult runCase(const Case& c, std::int64_t samples, const std::vector<std::int64_t>& stops,
+                             const std::vector<double>& w, diff::GradientOptions o = {}) {
+  Grad<Space> g(c.program, c.network, samples);
+  g.parameter("w", w);
+  for (std::int64_t s = 0; s < samples; ++s) {
+    for (std::int64_t d = 0; d < c.network.devices(); ++d) {
+      g.sensor("x").set(d, s, std::sin(0.37 * double(d) + 1.3 * double(s)));
+    }
+  }
+  HostPlane target("target", c.network.devices(), samples);
+  for (std::int64_t d = 0; d < c.network.devices(); ++d) {
+    for (std::int64_t s = 0; s < samples; ++s) target(d, s) = 0.1 * double((d + s) % 5);
+  }
+  g.target(target);
+  return g.run(stops, o);
+}
+
+Case neuralCase() { return {neuralConsensus(), Network::randomGeometric(60, 0.25, 3)}; }
+
+// Central differences, and a Taylor remainder that decays as the square of the step.
+TYPED_TEST(Gradient, NonlinearProgramMatchesFiniteDifferences) {
+  const Case c = neuralCase();
+  const std::vector<std::int64_t> stops{9, 4, 12};
+  const std::vector<double> w{0.3, -0.2, 0.4};
+  const auto r = runCase<TypeParam>(c, 3, stops, w);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const double h = 1e-5;
+    auto plus = w, minus = w;
+    plus[i] += h;
+    minus[i] -= h;
+    const double fd =
+        (runCase<TypeParam>(c, 3, stops, plus).loss - runCase<TypeParam>(c, 3, stops, minus).loss) / (2 * h);
+    EXPECT_NEAR(r.gradient[i], fd, 1e-7 * (1.0 + std::fabs(fd))) << "parameter " << i;
+  }
+  const std::vector<double> v{0.7, -0.4, 0.5};
+  double slope = 0.0;
+  for (std::size_t i = 0; i < v.size(); ++i) slope += r.gradient[i] * v[i];
+  std::vector<double> remainders;
+  for (double eps : {1e-2, 5e-3, 2.5e-3}) {
+    auto moved = w;
+    for (std::size_t i = 0; i < v.size(); ++i) moved[i] += eps * v[i];
+    remainders.push_back(std::fabs(runCase<TypeParam>(c, 3, stops, moved).loss - r.loss - eps * slope));
+  }
+  EXPECT_NEAR(remainders[0] / remainders[1], 4.0, 0.4);
+  EXPECT_NEAR(remainders[1] / remainders[2], 4.0, 0.4);
+}
+
+void expectSameBits(const diff::GradientResult& a, const diff::GradientResult& b, const std::string& what) {
+  EXPECT_EQ(bitsOf(a.loss), bitsOf(b.loss)) << what;
+  for (std::size_t i = 0; i < a.gradient.size(); ++i) {
+    EXPECT_EQ(bitsOf(a.gradient[i]), bitsOf(b.gradient[i])) << what << ", parameter " << i;
+  }
+  for (std::size_t s = 0; s < a.sampleGradient.size(); ++s) {
+    for (std::size_t i = 0; i < a.sampleGradient[s].size(); ++i) {
+      ASSERT_EQ(bitsOf(a.sampleGradient[s][i]), bitsOf(b.sampleGradient[s][i])) << what << ", sample " << s;
+    }
+  }
+}
+
+TYPED_TEST(Gradient, WindowedIsTheStoreEverythingTapeBitForBit) {
+  const Case c = neuralCase();
+  const std::int64_t W = 4;
+  for (std::int64_t S : {1, 3, 4, 5, 8, 9}) {
+    const std::vector<std::int64_t> stops{S, S > 1 ? S - 1 : 0, S, 1, 0};
+    diff::GradientOptions all;
+    all.window = S;  // one window: the whole run on the tape
+    const auto full = runCase<TypeParam>(c, 5, stops, {0.3, -0.2, 0.4}, all);
+    for (std::int64_t window : {std::int64_t(1), W, S + 3}) {
+      diff::GradientOptions o;
+      o.window = window;
+      expectSameBits(full, runCase<TypeParam>(c, 5, stops, {0.3, -0.2, 0.4}, o),
+                     "S " + std::to_string(S) + ", window " + std::to_string(window));
+    }
+  }
+}
+
+TYPED_TEST(Gradient, ChunkedIsUnchunkedBitForBit) {
+  const Case c = neuralCase();
+  const std::vector<std::int64_t> stops{7, 3, 9, 9, 0, 5, 2, 8};
+  const auto whole = runCase<TypeParam>(c, 8, stops, {0.3, -0.2, 0.4});
+  EXPECT_EQ(whole.schedule.passes, 1);
+  diff::GradientOptions o;
+  o.window = 4;
+  for (std::int64_t budgetSamples : {1, 2, 4}) {
+    // The bytes of budgetSamples samples (a pass costs the same per sample).
+    diff::GradientOptions chunked = o;
+    chunked.budgetBytes = budgetOf<TypeParam>(c, budgetSamples, 9, 4) + 100;
+    const auto r = runCase<TypeParam>(c, 8, stops, {0.3, -0.2, 0.4}, chunked);
+    EXPECT_EQ(r.schedule.samplesPerPass, budgetSamples);
+    EXPECT_EQ(r.schedule.passes, 8 / budgetSamples);
+    expectSameBits(whole, r, "budget of " + std::to_string(budgetSamples) + " samples");
+  }
+}
+
+// The same bits on every backend and thread count: a golden value, computed once.
+TYPED_TEST(Gradient, BitsAreTheSameOnEveryBackend) {
+  const Case c = neuralCase();
+  const auto r = runCase<TypeParam>(c, 3, {9, 4, 12}, {0.3, -0.2, 0.4});
+  std::uint64_t hash = bitsOf(r.loss);
+  for (double x : r.gradient) hash = hash * 1099511628211ull ^ bitsOf(x);
+  EXPECT_EQ(hash, 5419229546794154046ull) << std::hexfloat << r.loss << " " << r.gradient[0] << " " << r.gradient[1]
+                        << " " << r.gradient[2];
+}
+
+}  // namespace
+}  // namespace kfield::test
