@@ -6,6 +6,8 @@
 #include <kfield/field/Library.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <functional>
 #include <vector>
 
 namespace kfield::test {
@@ -245,6 +247,122 @@ TYPED_TEST(Gradient, BitsAreTheSameOnEveryBackend) {
   for (double x : r.gradient) hash = hash * 1099511628211ull ^ bitsOf(x);
   EXPECT_EQ(hash, 5419229546794154046ull) << std::hexfloat << r.loss << " " << r.gradient[0] << " " << r.gradient[1]
                         << " " << r.gradient[2];
+}
+
+// A directed network: arcs with lengths, some devices heard by many, some by none.
+Network arcs() {
+  const std::string path = ::testing::TempDir() + "kfield_gradient_arcs.txt";
+  {
+    std::ofstream out(path);
+    for (int d = 0; d < 12; ++d) {
+      out << d << " " << (d * 5 + 1) % 12 << " " << 0.5 + 0.1 * d << "\n";
+      if (d % 3 == 0) out << d << " " << (d + 2) % 12 << "\n";
+      if (d % 4 == 1) out << (d + 6) % 12 << " " << d << " 2\n";
+    }
+  }
+  return Network::fromEdgeList(path, true);
+}
+
+using Body = std::function<Field<double>(Program&, const Field<double>&, const Field<double>&)>;
+
+// <J v, w> = <v, J^T w> for one operation: J^T w from the reverse (w seeds the output, the
+// sensors x and y differentiated), J v by central differences along v.
+template <class Space>
+void dotProductTest(const std::string& name, const Body& body, const Network& net) {
+  const TracedProgram program = trace(
+      [&](Program& p) {
+        const Field<double> x = p.sense<double>("x"), y = p.sense<double>("y");
+        return body(p, x, y) * p.sense<double>("w");
+      },
+      name);
+  const std::int64_t D = net.devices(), B = 2;
+  const std::vector<std::int64_t> stops{3, 2};
+  auto input = [&](int which, std::int64_t d, std::int64_t s) {
+    return std::sin(1.7 * double(d) + 0.9 * double(s) + 2.3 * which) * (which == 2 ? 1.0 : 0.8);
+  };
+  auto run = [&](double h) {
+    Grad<Space> g(program, net, B);
+    g.loss(diff::Loss::Output).differentiate("x").differentiate("y");
+    for (std::int64_t d = 0; d < D; ++d) {
+      for (std::int64_t s = 0; s < B; ++s) {
+        g.sensor("x").set(d, s, input(0, d, s) + h * input(3, d, s));
+        g.sensor("y").set(d, s, input(1, d, s) + h * input(4, d, s));
+        g.sensor("w").set(d, s, input(2, d, s));
+      }
+    }
+    return g.run(stops);
+  };
+  const auto r = run(0.0);
+  double dot = 0.0;
+  for (std::int64_t d = 0; d < D; ++d) {
+    for (std::int64_t s = 0; s < B; ++s) {
+      dot += input(3, d, s) * r.sensorGradient.at("x")(d, s) + input(4, d, s) * r.sensorGradient.at("y")(d, s);
+    }
+  }
+  const double h = 1e-6;
+  const double fd = (run(h).loss - run(-h).loss) / (2 * h);
+  EXPECT_NEAR(dot, fd, 1e-6 * (1.0 + std::fabs(fd))) << name;
+  EXPECT_NE(dot, 0.0) << name << ": no gradient flowed";
+}
+
+TYPED_TEST(Gradient, EveryOperationsVjpPassesTheDotProductTest) {
+  using F = Field<double>;
+  const std::vector<std::pair<std::string, Body>> cases{
+      {"neg", [](Program&, const F& x, const F&) { return -x; }},
+      {"abs", [](Program&, const F& x, const F&) { return abs(x - 0.1); }},
+      {"sqrt", [](Program&, const F& x, const F&) { return sqrt(x * x + 1.0); }},
+      {"exp", [](Program&, const F& x, const F&) { return exp(x); }},
+      {"log", [](Program&, const F& x, const F&) { return log(x * x + 0.5); }},
+      {"tanh", [](Program&, const F& x, const F& y) { return tanh(x * y * 2.0); }},
+      {"sigmoid", [](Program&, const F& x, const F&) { return sigmoid(x * 3.0); }},
+      {"pow", [](Program&, const F& x, const F& y) { return pow(x * x + 0.5, y); }},
+      {"pow.integer", [](Program&, const F& x, const F&) { return pow(x, 3.0); }},
+      {"add.sub", [](Program&, const F& x, const F& y) { return (x + y) - y * 3.0; }},
+      {"mul.div", [](Program&, const F& x, const F& y) { return x * y / (y * y + 1.0); }},
+      {"min.max", [](Program&, const F& x, const F& y) { return min(x, y) + max(x * 2.0, y); }},
+      {"mux", [](Program& p, const F& x, const F& y) { return p.mux(x < y, x * y, x + y); }},
+      {"remember",
+       [](Program& p, const F& x, const F& y) {
+         return p.remember(x, [&](F r) { return r * 0.5 + y * tanh(r); });
+       }},
+      {"share.sum.local",
+       [](Program& p, const F& x, const F& y) {
+         return p.share(x, [&](const NbrField<double>& n) { return (n * y).sum() * 0.3 + n.self() * 0.5; });
+       }},
+      {"share.min.length",
+       [](Program& p, const F& x, const F& y) {
+         return p.share(x, [&](const NbrField<double>& n) {
+           return min((n + p.edgeLength() * y).excludeSelf().min(), x + 3.0);
+         });
+       }},
+      {"share.max",
+       [](Program& p, const F& x, const F& y) {
+         return p.share(x, [&](const NbrField<double>& n) { return max((n * y).max(), x - 3.0); });
+       }},
+      {"neighbors.div",
+       [](Program& p, const F& x, const F& y) { return (p.neighbors(x * y) / (y * y + 1.0)).sum(); }},
+      {"neighbors.two.planes",
+       [](Program& p, const F& x, const F& y) { return (p.neighbors(x) * p.neighbors(y)).sum(); }},
+      {"neighbors.self", [](Program& p, const F& x, const F& y) { return p.neighbors(x).self() * y; }},
+      {"neighbors.mux",
+       [](Program& p, const F& x, const F& y) {
+         return p.mux(p.neighbors(x) < y, p.neighbors(x) * y, 0.5).sum();
+       }},
+      {"count", [](Program& p, const F& x, const F&) { return toDouble(p.neighbors(x).count()) * x; }},
+      {"branch",
+       [](Program& p, const F& x, const F& y) {
+         return p.branch(
+             x < 0.05, [&] { return p.neighbors(x * y).sum(); },
+             [&] {
+               return p.share(y, [&](const NbrField<double>& n) { return (n - y).excludeSelf().sum() * 0.2 + y; });
+             });
+       }},
+  };
+  const Network directed = arcs(), grid = Network::grid(4, 3, 8);
+  for (const auto& [name, body] : cases) {
+    dotProductTest<TypeParam>(name, body, directed);
+    dotProductTest<TypeParam>(name + " (grid)", body, grid);
+  }
 }
 
 }  // namespace

@@ -106,6 +106,21 @@ TEST_F(EdgeFile, ReadsEdgesLengthsAndComments) {
   expectWellFormed(net);
 }
 
+// An arc `src dst`: dst hears src, not the other way round.
+TEST_F(EdgeFile, DirectedListsGiveEachArcToItsHead) {
+  write("0 1 2.5\n1 2\n2 1 3\n3 0\n0 1 2.5\n");
+  const Network net = Network::fromEdgeList(path, true);
+  EXPECT_EQ(net.devices(), 4);
+  EXPECT_EQ(net.neighborsOf(0), (std::vector<std::int32_t>{0, 3}));
+  EXPECT_EQ(net.neighborsOf(1), (std::vector<std::int32_t>{0, 1, 2}));
+  EXPECT_EQ(net.neighborsOf(2), (std::vector<std::int32_t>{1, 2}));
+  EXPECT_EQ(net.neighborsOf(3), (std::vector<std::int32_t>{3}));
+  EXPECT_EQ(net.lengths()[net.offsets()[1]], 2.5);      // 1 hears 0
+  EXPECT_EQ(net.lengths()[net.offsets()[1] + 2], 3.0);  // 1 hears 2
+  EXPECT_EQ(net.lengths()[net.offsets()[2]], 1.0);      // 2 hears 1
+  EXPECT_EQ(Network::fromSpec("arcs:" + path).entries(), net.entries());
+}
+
 TEST_F(EdgeFile, BadLinesAreNamedByFileAndLine) {
   auto expectLine = [&](const std::string& text, const std::string& what) {
     write(text);
@@ -155,7 +170,7 @@ TEST(Network, BadSpecsAreRefusedByName) {
   auto errorOf = [](const std::string& spec) {
     return test::errorOf([&] { Network::fromSpec(spec); });
   };
-  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED] or edges:FILE)";
+  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED], edges:FILE or arcs:FILE)";
   auto expectSpec = [&](const std::string& spec, const std::string& what) {
     EXPECT_EQ(errorOf(spec), "kfield::Network::fromSpec: network '" + spec + "': " + what);
   };

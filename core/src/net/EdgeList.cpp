@@ -49,7 +49,7 @@ double edgeLength(const std::string& word, const std::string& where) {
 
 }  // namespace
 
-Network Network::fromEdgeList(const std::string& path) {
+Network Network::fromEdgeList(const std::string& path, bool directed) {
   std::ifstream in(path);
   if (!in) fail("cannot open '" + path + "'");
   struct Edge {
@@ -75,7 +75,11 @@ Network Network::fromEdgeList(const std::string& path) {
     const double length = words.size() == 3 ? edgeLength(words[2], where) : 1.0;
     if (a == b) fail(where + "device " + std::to_string(a) + " is joined to itself");
     maxId = std::max({maxId, a, b});
-    edges.push_back({std::min(a, b), std::max(a, b), length, line});
+    if (directed) {
+      edges.push_back({a, b, length, line});
+    } else {
+      edges.push_back({std::min(a, b), std::max(a, b), length, line});
+    }
   }
   if (maxId < 0) fail("'" + path + "' lists no edge");
   // Every device up to the largest id has a row: refuse ids that make that too large.
@@ -100,7 +104,7 @@ Network Network::fromEdgeList(const std::string& path) {
       continue;
     }
     distinct.push_back(e);
-    ++degree[e.a + 1];
+    if (!directed) ++degree[e.a + 1];
     ++degree[e.b + 1];
   }
   for (std::size_t i = 1; i < degree.size(); ++i) degree[i] += degree[i - 1];
@@ -108,17 +112,17 @@ Network Network::fromEdgeList(const std::string& path) {
   {
     std::vector<std::int64_t> fill(degree.begin(), degree.end() - 1);
     for (const Edge& e : distinct) {
-      adjacency[fill[e.a]++] = {static_cast<std::int32_t>(e.b), e.length};
+      if (!directed) adjacency[fill[e.a]++] = {static_cast<std::int32_t>(e.b), e.length};
       adjacency[fill[e.b]++] = {static_cast<std::int32_t>(e.a), e.length};
     }
   }
   return build(
-      maxId + 1, maxId + 1 + 2 * static_cast<std::int64_t>(distinct.size()), true,
+      maxId + 1, maxId + 1 + (directed ? 1 : 2) * static_cast<std::int64_t>(distinct.size()), true,
       [&](std::int64_t i, Row& row) {
         row.assign(adjacency.begin() + degree[i], adjacency.begin() + degree[i + 1]);
       },
       "edge list '" + path + "' (" + std::to_string(maxId + 1) + " devices, " +
-          std::to_string(distinct.size()) + " edges)");
+          std::to_string(distinct.size()) + (directed ? " arcs)" : " edges)"));
 }
 
 }  // namespace kfield

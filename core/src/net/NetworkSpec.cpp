@@ -54,7 +54,7 @@ Network fromSpecWords(const std::string& spec) {
     }
     return static_cast<std::int64_t>(value);
   };
-  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED] or edges:FILE)";
+  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED], edges:FILE or arcs:FILE)";
   if (parts.empty()) fail("empty" + usage);
   if (parts[0] == "grid" && (parts.size() == 2 || parts.size() == 3)) {
     const auto x = parts[1].find('x');
@@ -70,6 +70,7 @@ Network fromSpecWords(const std::string& spec) {
   if (parts[0] == "edges" && parts.size() >= 2) {
     return Network::fromEdgeList(spec.substr(6));  // the file name may itself hold ':'
   }
+  if (parts[0] == "arcs" && parts.size() >= 2) return Network::fromEdgeList(spec.substr(5), true);
   fail("not understood" + usage);
 }
 

@@ -15,7 +15,7 @@
 
 namespace kfield {
 
-// Devices 0..N-1 with symmetric neighbor lists. Built on the host once (O(N) for every
+// Devices 0..N-1 with neighbor lists (symmetric, but for directed edge lists). Built on the host once (O(N) for every
 // builder) and never changed after: copies share the arrays. Every builder refuses, before
 // allocating, a network that would not fit in this machine's memory.
 class Network {
@@ -35,10 +35,11 @@ class Network {
 
   // A text file of `src dst [length]` lines, one undirected edge each ('#' starts a comment):
   // ids are whole numbers, the length a decimal number >= 0; devices are 0..max id; an edge
-  // without a length has length 1. Repeated edges must agree.
-  static Network fromEdgeList(const std::string& path);
+  // without a length has length 1. Repeated edges must agree. Directed: each line is an arc,
+  // `src dst`: dst hears src (src is in dst's neighbor list, not the other way round).
+  static Network fromEdgeList(const std::string& path, bool directed = false);
 
-  // "grid:WxH[:4|:8]", "rgg:N:RADIUS[:SEED]" or "edges:FILE", as `kfield run --network` takes.
+  // "grid:WxH[:4|:8]", "rgg:N:RADIUS[:SEED]", "edges:FILE" or "arcs:FILE" (directed), as `kfield run --network` takes.
   // Errors name the spec: "network 'rgg:10:-1': the radius must be finite and > 0, got -1".
   static Network fromSpec(const std::string& spec);
 
