@@ -105,20 +105,25 @@ TYPED_TEST(Gradient, ScheduleCountsRoundsCheckpointsAndVjps) {
   g.parameter("a", {0.5}).parameter("b", {1.0}).loss(diff::Loss::Output);
   g.sensor("x0").fill(1.0);
   for (std::int64_t W : {1, 7, 16, 50, 64}) {
-    diff::GradientOptions o;
-    o.window = W;
-    const auto r = g.run(kStops, o);
-    EXPECT_EQ(r.schedule.recordedRounds, 50);
-    EXPECT_LE(r.schedule.recomputedRounds, 50);
-    EXPECT_EQ(r.schedule.checkpoints, (50 + W - 1) / W);
-    EXPECT_EQ(r.schedule.maxTapeRows, std::min<std::int64_t>(W, 50));
-    std::int64_t sampleRounds = 0;
-    for (auto s : kStops) sampleRounds += s;
-    EXPECT_EQ(r.schedule.vjps, sampleRounds);  // none for finished samples
+    for (diff::Tape tape : {diff::Tape::Carry, diff::Tape::Values}) {
+      diff::GradientOptions o;
+      o.window = W;
+      o.tape = tape;
+      const auto r = g.run(kStops, o);
+      const std::int64_t windows = (50 + W - 1) / W;
+      EXPECT_EQ(r.schedule.recordedRounds, 50);
+      EXPECT_EQ(r.schedule.checkpoints, windows);
+      EXPECT_EQ(r.schedule.maxTapeRows, std::min<std::int64_t>(W, 50));
+      // Values: each round once more, into the tape. Carry: each window's rounds but its last
+      // for their carries, then every round for its values.
+      EXPECT_EQ(r.schedule.recomputedRounds, tape == diff::Tape::Values ? 50 : 2 * 50 - windows);
+      std::int64_t sampleRounds = 0;
+      for (auto s : kStops) sampleRounds += s;
+      EXPECT_EQ(r.schedule.vjps, sampleRounds);  // none for finished samples
+    }
   }
 }
 
-// d(sum of outputs)/d(scale) of a converged distance gradient is the sum of the distances.
 TYPED_TEST(Gradient, ScaledDistanceGradientIsTheSumOfDistances) {
   const Network net = Network::grid(12, 9);
   const auto hops = bfsHops(net, {40});
@@ -213,10 +218,14 @@ TYPED_TEST(Gradient, WindowedIsTheStoreEverythingTapeBitForBit) {
     all.window = S;  // one window: the whole run on the tape
     const auto full = runCase<TypeParam>(c, 5, stops, {0.3, -0.2, 0.4}, all);
     for (std::int64_t window : {std::int64_t(1), W, S + 3}) {
-      diff::GradientOptions o;
-      o.window = window;
-      expectSameBits(full, runCase<TypeParam>(c, 5, stops, {0.3, -0.2, 0.4}, o),
-                     "S " + std::to_string(S) + ", window " + std::to_string(window));
+      for (diff::Tape tape : {diff::Tape::Carry, diff::Tape::Values}) {
+        diff::GradientOptions o;
+        o.window = window;
+        o.tape = tape;
+        expectSameBits(full, runCase<TypeParam>(c, 5, stops, {0.3, -0.2, 0.4}, o),
+                       "S " + std::to_string(S) + ", window " + std::to_string(window) +
+                           (tape == diff::Tape::Values ? ", values on the tape" : ""));
+      }
     }
   }
 }

@@ -26,6 +26,7 @@ struct Command {
 
 Command addInfoCommand(CLI::App& app);
 Command addRunCommand(CLI::App& app);
+Command addGradCommand(CLI::App& app);
 
 }  // namespace kfield::cli
 

@@ -101,6 +101,9 @@ int runProgram(const RunOptions& o) {
   settings.radius = o.radius;
   const TracedProgram program = chosen->build(net, settings);
   Simulation sim(program, net, o.samples);
+  for (const lib::ParameterDefault& p : chosen->parameters) {
+    sim.parameter(p.name, lib::defaultParameter(*chosen, p.name, net));
+  }
   if (o.program == "channel") {
     sim.sensor("source").set(sources[0], true);
     sim.sensor("destination").set(sources.size() > 1 ? sources[1] : n - 1, true);

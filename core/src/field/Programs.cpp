@@ -35,12 +35,14 @@ const std::vector<LibraryProgram>& programs() {
       {"hop-gradient",
        "hops to the nearest source",
        {"source"},
+       {},
        [](const Network&, const ProgramSettings&) {
          return traced("hop-gradient", [](Program& p) { return hopGradient(p, source(p)); });
        }},
       {"distance-gradient",
        "distance to the nearest source along edge lengths",
        {"source"},
+       {},
        [](const Network&, const ProgramSettings&) {
          return traced("distance-gradient",
                        [](Program& p) { return distanceGradient(p, source(p)); });
@@ -48,6 +50,7 @@ const std::vector<LibraryProgram>& programs() {
       {"broadcast",
        "the value at the nearest source",
        {"source", "value"},
+       {},
        [](const Network&, const ProgramSettings&) {
          return traced("broadcast", [](Program& p) {
            const Field<bool> s = source(p);
@@ -57,6 +60,7 @@ const std::vector<LibraryProgram>& programs() {
       {"collect-sum",
        "the sum of value over each source's catchment, at the source",
        {"source", "value"},
+       {},
        [](const Network&, const ProgramSettings&) {
          return traced("collect-sum", [](Program& p) {
            const Field<bool> s = source(p);
@@ -66,12 +70,14 @@ const std::vector<LibraryProgram>& programs() {
       {"election",
        "the id of the nearest leader (leaders more than radius hops apart)",
        {},
+       {},
        [](const Network&, const ProgramSettings& s) {
          return traced("election", [&](Program& p) { return election(p, s.radius); });
        }},
       {"channel",
        "1 on the devices of a channel from source to destination round obstacles",
        {"source", "destination", "obstacle"},
+       {},
        [](const Network&, const ProgramSettings&) {
          return traced("channel", [](Program& p) {
            const Field<bool> s = source(p);
@@ -82,12 +88,14 @@ const std::vector<LibraryProgram>& programs() {
       {"gossip-max",
        "the largest value in the device's part of the network",
        {"value"},
+       {},
        [](const Network&, const ProgramSettings&) {
          return traced("gossip-max", [](Program& p) { return gossipMax(p, value(p)); });
        }},
       {"consensus",
        "averaging consensus of value",
        {"value"},
+       {},
        [](const Network& net, const ProgramSettings& s) {
          if (!(s.rate >= 0.0) || !std::isfinite(s.rate)) {
            impl::invalidArgument("kfield::lib::consensus",
@@ -96,8 +104,39 @@ const std::vector<LibraryProgram>& programs() {
          const double rate = s.rate > 0.0 ? s.rate : 1.0 / double(largestDegree(net) + 1);
          return traced("consensus", [&](Program& p) { return consensus(p, value(p), rate); });
        }},
+      {"scaled-distance",
+       "distance to the nearest source along edge lengths times a learnable scale",
+       {"source"},
+       {{"scale", {1.0}}},
+       [](const Network&, const ProgramSettings&) {
+         return traced("scaled-distance", [](Program& p) {
+           const Field<bool> s = source(p);
+           return distanceGradient(p, s, p.parameter("scale"));
+         });
+       }},
+      {"learned-consensus",
+       "consensus of value with a learnable rate (starting at 1 / (largest degree + 1))",
+       {"value"},
+       {{"rate", {0.0}}},  // 0: replaced by 1 / (largest degree + 1) of the network
+       [](const Network&, const ProgramSettings&) {
+         return traced("learned-consensus", [](Program& p) {
+           const Field<double> v = value(p);
+           return consensus(p, v, p.parameter("rate"));
+         });
+       }},
   };
   return table;
+}
+
+std::vector<double> defaultParameter(const LibraryProgram& program, const std::string& name,
+                                     const Network& network) {
+  for (const ParameterDefault& p : program.parameters) {
+    if (p.name != name) continue;
+    if (program.name == "learned-consensus") return {1.0 / double(largestDegree(network) + 1)};
+    return p.values;
+  }
+  impl::invalidArgument("kfield::lib::defaultParameter",
+                        "program '" + program.name + "' has no parameter '" + name + "'");
 }
 
 const LibraryProgram* findProgram(const std::string& name) {

@@ -89,8 +89,9 @@ class BasicGradient {
 
   // What one sample costs a pass whose longest sample runs `longest` rounds (forward planes,
   // checkpoints, tape and adjoints): the unit of GradientOptions::budgetBytes.
-  std::uint64_t bytesPerSample(std::int64_t longest, std::int64_t window = 0) const {
-    return impl::passBytesPerSample(setup(window > 0 ? window : defaultWindow(longest)), longest);
+  std::uint64_t bytesPerSample(std::int64_t longest, std::int64_t window = 0,
+                               Tape tape = Tape::Carry) const {
+    return impl::passBytesPerSample(setup(window > 0 ? window : defaultWindow(longest), tape), longest);
   }
 
   // The reverse of one round's graph: its vjp steps, joins and snapshots.
@@ -99,10 +100,11 @@ class BasicGradient {
 
  private:
   static constexpr const char* kWho = "kfield::diff::Gradient";
-  impl::PassSetup<ExecSpace> setup(std::int64_t window) const {
+  impl::PassSetup<ExecSpace> setup(std::int64_t window, Tape tape) const {
     impl::PassSetup<ExecSpace> s{program_, network_, space_, transposed_, sensors_, target_,
                                  parameters_, differentiated_, loss_ == Loss::Output};
     s.window = window;
+    s.valuesOnTape = tape == Tape::Values;
     return s;
   }
   std::int32_t sensorIndex(const std::string& name) const;
@@ -227,7 +229,7 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
   }
   const std::int64_t longest = *std::max_element(stops.begin(), stops.end());
   const impl::PassSetup<ExecSpace> setup =
-      this->setup(options.window > 0 ? options.window : defaultWindow(longest));
+      this->setup(options.window > 0 ? options.window : defaultWindow(longest), options.tape);
   std::int64_t perPass = samples_;
   if (options.budgetBytes > 0) {
     const std::uint64_t perSample = impl::passBytesPerSample(setup, longest);

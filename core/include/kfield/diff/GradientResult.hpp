@@ -18,10 +18,17 @@ namespace kfield::diff {
 // a program expression).
 enum class Loss { SquaredError, Output };
 
+// What the tape keeps of each round of the window being reversed. Carry: the carry only
+// (states, exports, their keys), and each round runs once more, for its values, when the
+// reverse reaches it: about 2 sqrt(S) carries in all, three forwards' work. Values: every value
+// of the round as well: no third forward, a plane per operation per round. The same bits.
+enum class Tape { Carry, Values };
+
 struct GradientOptions {
   std::int64_t window = 0;       // rounds per window; 0: defaultWindow(the longest stop)
   std::int64_t budgetBytes = 0;  // what one pass may hold; 0: the whole batch in one pass
   std::int64_t leaf = kDefaultLeaf;
+  Tape tape = Tape::Carry;
 };
 
 // What the run did, summed over passes.
@@ -30,7 +37,7 @@ struct Schedule {
   std::int64_t window = 0;
   std::int64_t samplesPerPass = 0;
   std::int64_t recordedRounds = 0;    // rounds of the recording forward
-  std::int64_t recomputedRounds = 0;  // rounds the reverse ran again into the tape
+  std::int64_t recomputedRounds = 0;  // rounds the reverse ran again (for the tape, for values)
   std::int64_t checkpoints = 0;       // carries saved at window starts
   std::int64_t maxTapeRows = 0;       // rounds on the tape at once, at most the window
   std::int64_t vjps = 0;              // (sample, round) pairs stepped back

@@ -17,16 +17,27 @@ struct ProgramSettings {
   double rate = 0.0;  // consensus: the step; 0 picks 1 / (largest degree + 1) of the network
 };
 
+// A learnable parameter of a library program, with the values a run starts from.
+struct ParameterDefault {
+  std::string name;
+  std::vector<double> values;
+};
+
 struct LibraryProgram {
   std::string name;                  // "hop-gradient", ...
   std::string summary;               // one line
   std::vector<std::string> sensors;  // what it reads, in the traced program's order:
                                      // "source", "destination", "obstacle" (bool), "value"
+  std::vector<ParameterDefault> parameters;  // learnable ones (kfield grad), with defaults
   TracedProgram (*build)(const Network& network, const ProgramSettings& settings);
 };
 
 // Every program, in a fixed order.
 const std::vector<LibraryProgram>& programs();
+
+// The values a parameter of the program starts from on a network.
+std::vector<double> defaultParameter(const LibraryProgram& program, const std::string& name,
+                                     const Network& network);
 
 // The program of that name, or nullptr.
 const LibraryProgram* findProgram(const std::string& name);

@@ -62,14 +62,17 @@ struct PassSetup {
   const std::vector<char>& differentiated;
   bool outputLoss = false;
   std::int64_t window = 1;
+  bool valuesOnTape = false;  // Tape::Values
 };
 
 // Rows (of one sample each) of what a pass holds.
 struct PassRows {
   std::uint64_t forward = 0;     // the simulation's planes
   std::uint64_t carry = 0;       // one checkpoint: states, their keys, exports, presence
-  std::uint64_t tapeRow = 0;     // one round on the tape: values, exports before and after, keys
-  std::uint64_t adjoints = 0;    // values', states', exports', parameters', sensors' adjoints
+  std::uint64_t tapeRow = 0;     // one round on the tape: its carry; or its values, exports
+                                 // before and after, keys (Tape::Values)
+  std::uint64_t adjoints = 0;    // values', states', exports', parameters', sensors' adjoints,
+                                 // and one round's values (Tape::Carry)
   std::uint64_t values = 0;      // value slots x devices
   kfield::impl::RoundPlanes<Kokkos::HostSpace>::Rows planes{};
 };
@@ -90,14 +93,15 @@ PassRows passRows(const PassSetup<ExecSpace>& setup) {
   r.forward = pl.total();
   r.carry = total({pl.states, pl.stateKeys, pl.exports, pl.presence});
   r.values = product({static_cast<std::uint64_t>(p.valueSlots), devices});
-  r.tapeRow = total({r.values, 2 * pl.exports, 2 * pl.presence, pl.stateKeys});
+  r.tapeRow = setup.valuesOnTape ? total({r.values, 2 * pl.exports, 2 * pl.presence, pl.stateKeys})
+                                 : r.carry;
   const auto differentiated = static_cast<std::uint64_t>(
       std::count(setup.differentiated.begin(), setup.differentiated.end(), char(1)));
   std::uint64_t selections = 0;
   for (const auto& op : p.valueOps) {
     selections += op.code == OpCode::Fold && (op.fold == FoldCode::Min || op.fold == FoldCode::Max);
   }
-  r.adjoints = total({r.values, pl.states, pl.exports,
+  r.adjoints = total({r.values, setup.valuesOnTape ? 0 : r.values, pl.states, pl.exports,
                       product({static_cast<std::uint64_t>(p.parameterWidth()) + differentiated + selections + 1,
                                devices})});
   return r;

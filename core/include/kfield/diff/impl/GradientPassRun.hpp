@@ -115,17 +115,25 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   // The recording forward: the carry saved at every window start.
   Kokkos::View<double*, Memory> checkpoints("kfield::diff::checkpoints",
                                             static_cast<std::size_t>(checkpointAt.back()));
-  auto save = [&](idx_t k) {
-    const std::int64_t w = live[plan.start(k)];
-    double* at = checkpoints.data() + checkpointAt[k];
+  // The carry between the simulation's planes (width n) and a packed copy of width w.
+  auto saveCarry = [&](double* at, std::int64_t w) {
     for (Plane<Memory>* p : carryPlanes()) {
       const auto r = static_cast<std::int64_t>(p->extent(0));
       copyColumns(space, at, w, p->data(), n, r, w);
       at += r * w;
     }
   };
+  auto loadCarry = [&](const double* at, std::int64_t w, idx_t round) {
+    for (Plane<Memory>* p : carryPlanes()) {
+      const auto r = static_cast<std::int64_t>(p->extent(0));
+      copyColumns(space, p->data(), n, at, w, r, w);
+      at += r * w;
+    }
+    for (std::int64_t p = 0; p < w; ++p) sim.roundsDone_[static_cast<std::size_t>(p)] = round;
+  };
   recordForward(
-      S, setup.window, 1, [] { return false; }, save,
+      S, setup.window, 1, [] { return false; },
+      [&](idx_t k) { saveCarry(checkpoints.data() + checkpointAt[k], live[plan.start(k)]); },
       [&](idx_t j, idx_t) { sim.round(live[j], false, j + 1 == S || live[j + 1] < live[j]); });
 
   Plane<Memory> terms("kfield::diff::loss_terms", devices, n);
@@ -168,40 +176,50 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   Kokkos::View<int*, Memory> freshAll("kfield::diff::fresh", n), freshNone("kfield::diff::not_fresh", n);
   Kokkos::deep_copy(freshAll, 1);
 
-  // A tape row: values (slot x device x w), then exports before and after the round,
-  // presence before and after, state keys before.
+  // A tape row. Tape::Values: the round's values (slot x device x w), then exports before and
+  // after the round, presence before and after, state keys before. Tape::Carry: the carry
+  // before the round, as a checkpoint holds it; the values are the round's run once more.
+  const bool onTape = setup.valuesOnTape;
+  Kokkos::View<double*, Memory> roundValues(
+      "kfield::diff::round_values", static_cast<std::size_t>(onTape ? 0 : V * widest));
   struct Row {
-    double *values, *exportsPrev, *exportsNow, *presencePrev, *presenceNow, *stateKeys;
+    double *values, *exportsPrev, *exportsNow, *presencePrev, *presenceNow, *stateKeys, *carry;
   };
   auto rowAt = [&](idx_t j) {
     const std::int64_t w = live[j];
     double* base = tape.data() + plan.row(j) * rowSize;
-    Row r;
-    r.values = base;
-    r.exportsPrev = r.values + V * w;
-    r.exportsNow = r.exportsPrev + E * w;
-    r.presencePrev = r.exportsNow + E * w;
-    r.presenceNow = r.presencePrev + Pk * w;
-    r.stateKeys = r.presenceNow + Pk * w;
+    Row r{};
+    if (onTape) {
+      r.values = base;
+      r.exportsPrev = r.values + V * w;
+      r.exportsNow = r.exportsPrev + E * w;
+      r.presencePrev = r.exportsNow + E * w;
+      r.presenceNow = r.presencePrev + Pk * w;
+      r.stateKeys = r.presenceNow + Pk * w;
+    } else {
+      r.carry = base;
+      r.stateKeys = base + K * w;
+      r.exportsPrev = r.stateKeys + Kk * w;
+      r.presencePrev = r.exportsPrev + E * w;
+    }
     return r;
   };
-  auto gather = [&](idx_t k, idx_t count) {
-    const double* at = checkpoints.data() + checkpointAt[k];
-    for (Plane<Memory>* p : carryPlanes()) {
-      const auto r = static_cast<std::int64_t>(p->extent(0));
-      copyColumns(space, p->data(), n, at, count, r, count);
-      at += r * count;
-    }
-    for (std::int64_t p = 0; p < count; ++p) sim.roundsDone_[static_cast<std::size_t>(p)] = plan.start(k);
-  };
+  std::int64_t reran = 0;
+  auto gather = [&](idx_t k, idx_t count) { loadCarry(checkpoints.data() + checkpointAt[k], count, plan.start(k)); };
   auto recompute = [&](idx_t c, idx_t len) {
     for (idx_t j = c; j < c + len; ++j) {
       const std::int64_t w = live[j];
       const Row r = rowAt(j);
+      if (!onTape) {  // the carry before each round; the last round's own run comes later
+        saveCarry(r.carry, w);
+        if (j + 1 < c + len) sim.round(w, false, false), ++reran;
+        continue;
+      }
       copyColumns(space, r.exportsPrev, w, planes.exportsPrev.data(), n, E, w);
       copyColumns(space, r.presencePrev, w, planes.presencePrev.data(), n, Pk, w);
       copyColumns(space, r.stateKeys, w, planes.stateKeys.data(), n, Kk, w);
       sim.round(w, false, true, Kokkos::View<double*, Memory>(r.values, static_cast<std::size_t>(V * w)));
+      ++reran;
       copyColumns(space, r.exportsNow, w, planes.exportsPrev.data(), n, E, w);  // swapped: this round's
       copyColumns(space, r.presenceNow, w, planes.presencePrev.data(), n, Pk, w);
     }
@@ -214,17 +232,22 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     f.net = sim.net_;
     f.parameters = sim.parameters_;
     f.planes.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
-    f.planes.exportsNow = Plane<Memory>(r.exportsNow, E, w);
     f.planes.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
-    f.planes.presenceNow = Plane<Memory>(r.presenceNow, Pk, w);
     f.planes.stateKeys = Plane<Memory>(r.stateKeys, Kk, w);
+    if (onTape) {
+      f.planes.exportsNow = Plane<Memory>(r.exportsNow, E, w);
+      f.planes.presenceNow = Plane<Memory>(r.presenceNow, Pk, w);
+    } else {  // the round just run again: its exports are the simulation's (swapped) planes
+      f.planes.exportsNow = planes.exportsPrev;
+      f.planes.presenceNow = planes.presencePrev;
+    }
     f.fresh = j == 0 ? freshAll : freshNone;
     f.devices = devices;
     f.live = w;
     f.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / w);
     f.slots = static_cast<int>(program.valueSlots);
     f.opCount = static_cast<int>(program.valueOps.size());
-    b.values = r.values;
+    b.values = onTape ? r.values : roundValues.data();
     b.adjoints = valueAdjoints.data();
     b.exportAdjoint = exportAdjoint;
     b.selected = selected;
@@ -232,6 +255,11 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     return (devices + f.tileDevices - 1) / f.tileDevices;
   };
   auto stepBack = [&](idx_t j, idx_t w) {
+    if (!onTape) {  // the round once more, from the carry before it, for its values
+      loadCarry(rowAt(j).carry, w, j);
+      sim.round(w, false, true, Kokkos::View<double*, Memory>(roundValues.data(), static_cast<std::size_t>(V * w)));
+      ++reran;
+    }
     Kokkos::deep_copy(space, Kokkos::subview(valueAdjoints, std::make_pair(std::int64_t(0), V * w)), 0.0);
     ReverseOwn<ExecSpace> own;
     const std::int64_t tiles = configure(own, j, w);
@@ -275,7 +303,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   Schedule& s = result.schedule;
   ++s.passes;
   s.recordedRounds += S;
-  s.recomputedRounds += S;
+  s.recomputedRounds += reran;
   s.checkpoints += plan.count();
   s.maxTapeRows = std::max(s.maxTapeRows, tapeRows);
   for (idx_t l : live) s.vjps += l;

@@ -1,0 +1,159 @@
+// kfield grad: the gradient of a learnable library program's loss with respect to its
+// parameters, through S rounds, by the windowed reverse; with the plain forward's time beside.
+#include "Command.hpp"
+
+#include <kfield/Errors.hpp>
+#include <kfield/diff/Gradient.hpp>
+#include <kfield/field/Programs.hpp>
+#include <kfield/impl/Sizes.hpp>
+#include <kfield/sim/Simulation.hpp>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <new>
+#include <stdexcept>
+
+namespace kfield::cli {
+namespace {
+
+struct GradOptions {
+  std::string program;
+  std::string network = "grid:316x316";
+  std::int64_t rounds = 0;
+  std::int64_t samples = 1;
+  std::int64_t window = 0;
+  std::int64_t budget = 0;
+  std::int64_t source = 0;
+};
+
+std::string learnableNames() {
+  std::string names;
+  for (const lib::LibraryProgram& p : lib::programs()) {
+    if (!p.parameters.empty()) names += (names.empty() ? "" : ", ") + p.name;
+  }
+  return names;
+}
+
+std::uint64_t peakResidentBytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // kilobytes on Linux
+}
+
+// Sample s: the source `stride * s` devices on from --source; values that differ per sample.
+template <class Target>
+void setInputs(Target& t, const lib::LibraryProgram& chosen, const GradOptions& o, std::int64_t n) {
+  const std::int64_t stride = std::max<std::int64_t>(1, n / std::max<std::int64_t>(o.samples, 1));
+  for (const std::string& sensor : chosen.sensors) {
+    for (std::int64_t s = 0; s < o.samples; ++s) {
+      if (sensor == "source") {
+        t.sensor("source").set((o.source + s * stride) % n, s, true);
+      } else {
+        for (std::int64_t d = 0; d < n; ++d) t.sensor(sensor).set(d, s, double((d * (s + 1)) % 17) / 17.0);
+      }
+    }
+  }
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int runGrad(const GradOptions& o) {
+  const lib::LibraryProgram* chosen = lib::findProgram(o.program);
+  if (!chosen || chosen->parameters.empty()) {
+    throw UserError("'" + o.program + "' is not a learnable program (learnable: " + learnableNames() + ")");
+  }
+  if (o.rounds < 1) throw UserError("--rounds must be >= 1, got " + std::to_string(o.rounds));
+  if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
+  if (o.window < 0) throw UserError("--window must be >= 1, got " + std::to_string(o.window));
+  if (o.budget < 0) throw UserError("--budget must be >= 0 bytes, got " + std::to_string(o.budget));
+  const Network net = Network::fromSpec(o.network);
+  const std::int64_t n = net.devices();
+  if (o.source < 0 || o.source >= n) {
+    throw UserError("--source " + std::to_string(o.source) + " is not a device of " + net.description() +
+                    " (0.." + std::to_string(n - 1) + ")");
+  }
+  const TracedProgram program = chosen->build(net, {});
+
+  // The plain forward, for comparison.
+  double forwardSeconds = 0;
+  {
+    Simulation sim(program, net, o.samples);
+    for (const lib::ParameterDefault& p : chosen->parameters) {
+      sim.parameter(p.name, lib::defaultParameter(*chosen, p.name, net));
+    }
+    setInputs(sim, *chosen, o, n);
+    const auto start = std::chrono::steady_clock::now();
+    sim.run(o.rounds);
+    forwardSeconds = secondsSince(start);
+  }
+
+  diff::Gradient g(program, net, o.samples);
+  for (const lib::ParameterDefault& p : chosen->parameters) {
+    g.parameter(p.name, lib::defaultParameter(*chosen, p.name, net));
+  }
+  setInputs(g, *chosen, o, n);
+  diff::GradientOptions options;
+  options.window = o.window;
+  options.budgetBytes = o.budget;
+  const auto start = std::chrono::steady_clock::now();
+  const diff::GradientResult r = g.run(o.rounds, options);
+  const double gradientSeconds = secondsSince(start);
+
+  std::cout.precision(17);
+  std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
+            << (o.samples == 1 ? "" : "s") << ", " << o.rounds << " rounds\n"
+            << "loss (sum of squares of the final field): " << r.loss << "\n";
+  for (const ParameterInfo& p : program.parameters) {
+    for (std::int32_t i = 0; i < p.width; ++i) {
+      std::cout << "d(loss)/d(" << p.name << (p.width > 1 ? "[" + std::to_string(i) + "]" : "")
+                << "): " << r.gradient[static_cast<std::size_t>(p.offset + i)] << "\n";
+    }
+  }
+  std::cout.precision(4);
+  const auto& s = r.schedule;
+  std::cout << "schedule: window " << s.window << ", " << s.checkpoints << " checkpoints, at most "
+            << s.maxTapeRows << " rounds on the tape, " << s.passes << " pass" << (s.passes == 1 ? "" : "es")
+            << " of " << s.samplesPerPass << " samples\n"
+            << "memory: forward planes " << impl::bytesText(r.forwardBytes) << ", reverse "
+            << impl::bytesText(r.reverseBytes) << ", peak resident " << impl::bytesText(peakResidentBytes())
+            << "\n"
+            << "time: forward " << forwardSeconds << " s, gradient (record + reverse) " << gradientSeconds
+            << " s (" << gradientSeconds / std::max(forwardSeconds, 1e-12) << " x the forward)\n";
+  return 0;
+}
+
+}  // namespace
+
+Command addGradCommand(CLI::App& app) {
+  auto o = std::make_shared<GradOptions>();
+  CLI::App* grad = app.add_subcommand(
+      "grad",
+      "The gradient of a learnable program's loss (the sum of squares of its final field, over\n"
+      "devices and samples) with respect to its parameters, through the rounds.\n"
+      "Example: kfield grad scaled-distance --network grid:316x316 --rounds 1000 --samples 16");
+  grad->add_option("program", o->program, learnableNames())->required();
+  grad->add_option("--network", o->network,
+                   "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED], edges:FILE or arcs:FILE (default grid:316x316)");
+  grad->add_option("--rounds", o->rounds, "Rounds every sample runs")->required();
+  grad->add_option("--samples", o->samples, "Samples (sample s: source stride * s devices on; default 1)");
+  grad->add_option("--window", o->window, "Rounds per recompute window (default clamp(ceil(sqrt S), 16, 1024))");
+  grad->add_option("--budget", o->budget, "Bytes one pass may hold (default: the whole batch at once)");
+  grad->add_option("--source", o->source, "The first sample's source device (default 0)");
+  grad->fallthrough();
+  return {grad, [o] {
+            try {
+              return runGrad(*o);
+            } catch (const std::invalid_argument& e) {
+              throw UserError(reason(e));
+            } catch (const std::bad_alloc&) {
+              throw UserError("out of memory differentiating '" + o->program + "' on " + o->network);
+            }
+          }};
+}
+
+}  // namespace kfield::cli
