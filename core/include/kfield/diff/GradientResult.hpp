@@ -52,6 +52,7 @@ struct GradientResult {
   Schedule schedule;
   std::uint64_t forwardBytes = 0;  // the simulation's planes, in the largest pass
   std::uint64_t reverseBytes = 0;  // checkpoints, tape and adjoints, in the largest pass
+  std::uint64_t carryBytes = 0;    // one carry (states, exports, keys) of the largest pass
 };
 
 }  // namespace kfield::diff

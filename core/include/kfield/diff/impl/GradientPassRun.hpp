@@ -82,6 +82,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
                                 total({forward, reverse}), limit.bytes, limit.where);
     result.forwardBytes = std::max(result.forwardBytes, forward);
     result.reverseBytes = std::max(result.reverseBytes, reverse);
+    result.carryBytes = std::max(result.carryBytes, product({rows.carry, un, 8}));
   }
 
   BasicSimulation<ExecSpace> sim(program, setup.network, n, space);
