@@ -46,11 +46,12 @@ struct ReverseRoundBase {
     return (slot * fwd.devices + d) * fwd.live + s;
   }
 
-  // The entry program at (device d, neighbor j, CSR entry k, sample s): registers, and their
-  // adjoints for an adjoint `seed` of its result (reverse over the registers).
-  KOKKOS_INLINE_FUNCTION void entryAdjoints(const Op& op, std::int64_t d, std::int64_t j,
-                                            std::int64_t k, std::int64_t s, double seed,
-                                            double* reg, double* adj) const {
+  // The entry program at (device d, neighbor j, CSR entry k, sample s): registers, and, with
+  // adj, their adjoints for an adjoint `seed` of its result (reverse over the registers).
+  // Returns the result.
+  KOKKOS_INLINE_FUNCTION double entryAdjoints(const Op& op, std::int64_t d, std::int64_t j,
+                                              std::int64_t k, std::int64_t s, double seed,
+                                              double* reg, double* adj) const {
     const double* scratch = values + d * fwd.live;
     const std::int64_t stride = fwd.devices * fwd.live;
     const auto& entries = fwd.entries;
@@ -70,8 +71,10 @@ struct ReverseRoundBase {
         case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;
         default: reg[r] = Forward::entryBinary(x.code, reg[x.a], reg[x.b]);
       }
-      adj[r] = 0.0;
     }
+    const double result = reg[op.entryCount - 1];
+    if (adj == nullptr) return result;
+    for (int r = 0; r < op.entryCount; ++r) adj[r] = 0.0;
     adj[op.entryCount - 1] = seed;
     for (int r = op.entryCount - 1; r >= 0; --r) {
       const EntryOp& x = entries(op.entryBegin + r);
@@ -88,6 +91,7 @@ struct ReverseRoundBase {
         default: break;  // leaves, comparisons
       }
     }
+    return result;
   }
 
   // Does the fold visit entry k (neighbor j) of device d for sample s? As the forward does.
@@ -104,6 +108,7 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
   using Base = ReverseRoundBase<ExecSpace>;
   using Memory = typename Base::Memory;
   using Team = typename Base::Team;
+  using Forward = typename Base::Forward;
   using Base::adjoints;
   using Base::exportAdjoint;
   using Base::fwd;
@@ -274,25 +279,30 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
     if (op.fold == FoldCode::Count || op.fold == FoldCode::Any || op.fold == FoldCode::All) return;
     const bool select = op.fold == FoldCode::Min || op.fold == FoldCode::Max;
     const std::int64_t selRow = select ? selectedRow(index) * fwd.devices : 0;
-    fwd.forDevices(team, first, count, [&](std::int64_t d, std::int64_t s, std::int64_t) {
-      const double g = adjoints[this->valueIndex(op.out, d, s)];
-      const double out = values[this->valueIndex(op.out, d, s)];
-      double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];
-      std::int64_t chosen = -1;
+    // Entries outer, samples inner (contiguous); a sample's selection is the first entry equal
+    // to the result, kept in `selected` as the entries go by.
+    const std::int64_t live = fwd.live;
+    Forward::threads(team, count, [&](std::int64_t dl) {
+      const std::int64_t d = first + dl;
+      if (select) Forward::lanes(team, live, [&](std::int64_t s) { selected(selRow + d, s) = -1.0; });
       for (std::int64_t k = fwd.net.offsets(d); k < fwd.net.offsets(d + 1); ++k) {
         const std::int64_t j = fwd.net.neighbors(k);
-        if (!this->visits(op, d, j, s)) continue;
-        if (select) {  // the first entry in CSR order equal to the result
-          this->entryAdjoints(op, d, j, k, s, 0.0, reg, adj);
-          if (!(reg[op.entryCount - 1] == out)) continue;
-          chosen = k;
-        }
-        if (g == 0.0) break;  // nothing flows from this fold
-        this->entryAdjoints(op, d, j, k, s, g, reg, adj);
-        addOwn(op, d, j, s, adj);
-        if (select) break;
+        if (op.fold == FoldCode::Self ? j != d : (j == d && op.excludeSelf != 0)) continue;
+        Forward::lanes(team, live, [&](std::int64_t s) {
+          const double g = adjoints[this->valueIndex(op.out, d, s)];
+          if (g == 0.0) return;  // nothing flows: the gather skips this fold here too
+          if (select && selected(selRow + d, s) >= 0.0) return;
+          if (j != d && !fwd.aligned(op, d, j, s)) return;
+          double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];
+          if (select) {
+            const double out = values[this->valueIndex(op.out, d, s)];
+            if (!(this->entryAdjoints(op, d, j, k, s, 0.0, reg, nullptr) == out)) return;
+            selected(selRow + d, s) = static_cast<double>(k);
+          }
+          this->entryAdjoints(op, d, j, k, s, g, reg, adj);
+          addOwn(op, d, j, s, adj);
+        });
       }
-      if (select) selected(selRow + d, s) = static_cast<double>(chosen);
     });
   }
 
@@ -328,6 +338,7 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
   using Base = ReverseRoundBase<ExecSpace>;
   using Memory = typename Base::Memory;
   using Team = typename Base::Team;
+  using Forward = typename Base::Forward;
   using Base::adjoints;
   using Base::exportAdjoint;
   using Base::fwd;
@@ -342,26 +353,33 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
     const std::int64_t first = team.league_rank() * tile;
     const std::int64_t count = fwd.devices - first < tile ? fwd.devices - first : tile;
     const int nFolds = static_cast<int>(folds.extent(0));
-    fwd.forDevices(team, first, count, [&](std::int64_t n, std::int64_t s, std::int64_t) {
-      double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];
+    // In-neighbors outer (transposed order), folds in op order, samples inner: each sample's
+    // sum in that fixed order.
+    const std::int64_t live = fwd.live;
+    Forward::threads(team, count, [&](std::int64_t dl) {
+      const std::int64_t n = first + dl;
       for (std::int64_t t = transposed.offsets(n); t < transposed.offsets(n + 1); ++t) {
         const std::int64_t d = transposed.readers(t), k = transposed.entries(t);
         if (d == n) continue;  // the own entry is the own launch's
         for (int f = 0; f < nFolds; ++f) {
           const Op& op = fwd.ops(folds(f));
-          const double g = adjoints[this->valueIndex(op.out, d, s)];
-          if (g == 0.0 || !this->visits(op, d, n, s)) continue;
-          if ((op.fold == FoldCode::Min || op.fold == FoldCode::Max) &&
-              selected(selectedRow(folds(f)) * fwd.devices + d, s) != static_cast<double>(k)) {
-            continue;
-          }
-          this->entryAdjoints(op, d, n, k, s, g, reg, adj);
-          for (int r = 0; r < op.entryCount; ++r) {
-            const EntryOp& x = fwd.entries(op.entryBegin + r);
-            if (x.code == EntryCode::Neighbor && adj[r] != 0.0) {
-              exportAdjoint(x.plane * fwd.devices + n, s) += adj[r];
+          const bool select = op.fold == FoldCode::Min || op.fold == FoldCode::Max;
+          const std::int64_t selRow = select ? selectedRow(folds(f)) * fwd.devices : 0;
+          Forward::lanes(team, live, [&](std::int64_t s) {
+            const double g = adjoints[this->valueIndex(op.out, d, s)];
+            if (g == 0.0) return;
+            if (select ? selected(selRow + d, s) != static_cast<double>(k) : !this->visits(op, d, n, s)) {
+              return;
             }
-          }
+            double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];
+            this->entryAdjoints(op, d, n, k, s, g, reg, adj);
+            for (int r = 0; r < op.entryCount; ++r) {
+              const EntryOp& x = fwd.entries(op.entryBegin + r);
+              if (x.code == EntryCode::Neighbor && adj[r] != 0.0) {
+                exportAdjoint(x.plane * fwd.devices + n, s) += adj[r];
+              }
+            }
+          });
         }
       }
     });
