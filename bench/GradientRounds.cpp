@@ -59,12 +59,11 @@ double sumOfSquaredHops(const Network& net, std::int64_t source) {
 }
 
 template <class Space>
-diff::GradientResult gradient(const Network& net, std::int64_t samples, std::int64_t rounds,
-                              const diff::GradientOptions& o) {
-  diff::BasicGradient<Space> g(program().build(net, {}), net, samples);
-  g.parameter("scale", {1.0});
-  setSources(g, net, samples);
-  return g.run(rounds, o);
+std::unique_ptr<diff::BasicGradient<Space>> gradientOf(const Network& net, std::int64_t samples) {
+  auto g = std::make_unique<diff::BasicGradient<Space>>(program().build(net, {}), net, samples);
+  g->parameter("scale", {1.0});
+  setSources(*g, net, samples);
+  return g;
 }
 
 // The options of a variant: 0 carries on the tape, 1 values, 2 store everything.
@@ -106,7 +105,7 @@ void reverse(benchmark::State& state) {
   const Network& net = grid(state.range(2));
   {
     const Network& small = grid(900);
-    const auto check = gradient<Space>(small, 2, 80, optionsOf(variant, 80));
+    const auto check = gradientOf<Space>(small, 2)->run(80, optionsOf(variant, 80));
     const double expected = 2.0 * (sumOfSquaredHops(small, sourceOf(0, small)) +
                                    sumOfSquaredHops(small, sourceOf(1, small)));
     if (check.gradient[0] != expected) {
@@ -115,10 +114,11 @@ void reverse(benchmark::State& state) {
     }
   }
   diff::GradientResult r;
+  const auto g = gradientOf<Space>(net, samples);  // set up as the forward's simulation is
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
     try {
-      r = gradient<Space>(net, samples, rounds, optionsOf(variant, rounds));
+      r = g->run(rounds, optionsOf(variant, rounds));
     } catch (const std::invalid_argument& e) {  // a tape that does not fit: the point of windows
       state.SkipWithError(e.what());
       return;

@@ -3,6 +3,7 @@
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Operators.hpp>
+#include <kfield/impl/PortableMath.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <cmath>
@@ -104,6 +105,64 @@ TYPED_TEST(Operators, LocalOperatorsMatchTheHost) {
       }
     }
   }
+}
+
+// kfield's own exp, log, tanh, sigmoid and pow (the same bits on every backend, tested by
+// the host's own code in impl/PortableMath.hpp, the same as the kernels') stay within a few
+// units in the last place of the host library's; integer powers are exact repeated squaring;
+// special values as IEEE's.
+TYPED_TEST(Operators, SmoothFunctionsAreWithinUnitsInTheLastPlace) {
+  namespace pm = impl::portable;
+  const std::vector<Case> cases{
+      {"exp", [](auto x, auto) { return exp(x * 60.0); }, [](double x, double) { return std::exp(x * 60.0); }},
+      {"log", [](auto x, auto) { return log(abs(x) * 1e5); },
+       [](double x, double) { return std::log(std::fabs(x) * 1e5); }},
+      {"tanh", [](auto x, auto) { return tanh(x * 3.0); }, [](double x, double) { return std::tanh(x * 3.0); }},
+      {"sigmoid", [](auto x, auto) { return sigmoid(x * 4.0); },
+       [](double x, double) { return 1.0 / (1.0 + std::exp(-x * 4.0)); }},
+      {"pow", [](auto x, auto y) { return pow(abs(x) + 0.25, y * 5.0); },
+       [](double x, double y) { return std::pow(std::fabs(x) + 0.25, y * 5.0); }},
+  };
+  for (const Case& c : cases) {
+    const auto program = trace([&](Program& p) {
+      const auto x = p.sense<double>("x");
+      return c.field(x, p.sense<double>("y"));
+    });
+    const auto got = run<TypeParam>(program);
+    for (std::int64_t d = 0; d < kDevices; ++d) {
+      for (std::int64_t s = 0; s < kSamples; ++s) {
+        const double expected = c.host(sensorValue(0, d, s), sensorValue(1, d, s));
+        const double value = got[static_cast<std::size_t>(d * kSamples + s)];
+        // exp(b log a): the error grows with |b log a| (at most about 18 here)
+        const double ulps = c.name == "pow" ? 2e-14 : 4e-16;
+        if (!std::isfinite(expected)) {  // log(0), overflow: the same infinity (or NaN)
+          ASSERT_TRUE(value == expected || (std::isnan(value) && std::isnan(expected))) << c.name;
+          continue;
+        }
+        ASSERT_NEAR(value, expected, ulps * std::fabs(expected) + 1e-300) << c.name << ", device " << d;
+      }
+    }
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(pm::exp(0.0), 1.0);
+  EXPECT_EQ(pm::exp(-inf), 0.0);
+  EXPECT_EQ(pm::exp(710.0), inf);
+  EXPECT_EQ(pm::exp(-746.0), 0.0);
+  EXPECT_GT(pm::exp(-740.0), 0.0);  // subnormal
+  EXPECT_EQ(pm::log(1.0), 0.0);
+  EXPECT_EQ(pm::log(0.0), -inf);
+  EXPECT_TRUE(std::isnan(pm::log(-1.0)));
+  EXPECT_NEAR(pm::log(4.9e-324), std::log(4.9e-324), 1e-12);
+  EXPECT_EQ(pm::tanh(30.0), 1.0);
+  EXPECT_EQ(pm::tanh(-1e-20), -1e-20);
+  EXPECT_EQ(pm::pow(1.1, 3.0), 1.1 * (1.1 * 1.1));
+  EXPECT_EQ(pm::pow(-2.0, 3.0), -8.0);
+  EXPECT_EQ(pm::pow(2.0, -2.0), 0.25);
+  EXPECT_TRUE(std::isnan(pm::pow(-2.0, 0.5)));
+  EXPECT_EQ(pm::pow(0.0, 0.5), 0.0);
+  EXPECT_EQ(pm::pow(0.0, -0.5), inf);
+  EXPECT_EQ(pm::pow(-2.0, 2001.0), -inf);
+  EXPECT_NEAR(pm::pow(-1.0001, 2001.0), std::pow(-1.0001, 2001.0), 1e-12);
 }
 
 // Entry by entry across the neighborhood, folded in CSR order (a line: left, self, right).

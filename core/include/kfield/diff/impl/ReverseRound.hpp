@@ -165,12 +165,16 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
           const double x = value(op.a, e);
           addA(e, x > 0.0 ? g[e] : x < 0.0 ? -g[e] : 0.0);
         });
-      case OpCode::Sqrt: return each([&](std::int64_t e) { addA(e, g[e] * (0.5 / out[e])); });
-      case OpCode::Exp: return each([&](std::int64_t e) { addA(e, g[e] * out[e]); });
-      case OpCode::Log: return each([&](std::int64_t e) { addA(e, g[e] / value(op.a, e)); });
-      case OpCode::Tanh: return each([&](std::int64_t e) { addA(e, g[e] * (1.0 - out[e] * out[e])); });
+      // An adjoint of exactly 0 propagates nothing: no 0 * inf.
+      case OpCode::Sqrt:
+        return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * (0.5 / out[e])); });
+      case OpCode::Exp: return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * out[e]); });
+      case OpCode::Log:
+        return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] / value(op.a, e)); });
+      case OpCode::Tanh:
+        return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * (1.0 - out[e] * out[e])); });
       case OpCode::Sigmoid:
-        return each([&](std::int64_t e) { addA(e, g[e] * (out[e] * (1.0 - out[e]))); });
+        return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * (out[e] * (1.0 - out[e]))); });
       case OpCode::Add:
         return each([&](std::int64_t e) { addA(e, g[e]), addB(e, g[e]); });
       case OpCode::Sub:
