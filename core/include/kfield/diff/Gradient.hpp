@@ -16,7 +16,7 @@
 #include "kfield/impl/Errors.hpp"
 #include "kfield/net/Network.hpp"
 #include "kfield/sum/Chunking.hpp"
-#include "kfield/sum/impl/TreeSum.hpp"
+#include "kfield/sum/Canonical.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -265,14 +265,19 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
     slot_.release(generation, true);
     throw;
   }
-  // Over samples, the canonical reduction in sample order.
-  result.loss = kfield::impl::treeSum<double>(
-      [&](std::int64_t s) { return result.sampleLoss[static_cast<std::size_t>(s)]; }, samples_);
-  result.gradient.assign(parameters_.size(), 0.0);
-  for (std::size_t q = 0; q < parameters_.size(); ++q) {
-    result.gradient[q] = kfield::impl::treeSum<double>(
-        [&](std::int64_t s) { return result.sampleGradient[static_cast<std::size_t>(s)][q]; }, samples_);
+  // Over samples, the canonical reduction in sample order (on the host).
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const auto P = static_cast<std::int64_t>(parameters_.size());
+  Kokkos::View<double*, Kokkos::HostSpace> losses(result.sampleLoss.data(), static_cast<std::size_t>(samples_));
+  result.loss = canonicalSum(Host(), losses);
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> rows("kfield::diff::sample_gradients",
+                                                                      samples_, P);
+  for (std::int64_t s = 0; s < samples_; ++s) {
+    for (std::int64_t q = 0; q < P; ++q) rows(s, q) = result.sampleGradient[static_cast<std::size_t>(s)][q];
   }
+  Kokkos::View<double*, Kokkos::HostSpace> total("kfield::diff::gradient", static_cast<std::size_t>(P));
+  if (P > 0) canonicalSumOfVectors(Host(), rows, total);
+  result.gradient.assign(total.data(), total.data() + P);
   return result;
 }
 

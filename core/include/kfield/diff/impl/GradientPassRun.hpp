@@ -6,6 +6,15 @@
 
 namespace kfield::diff::impl {
 
+// Rows base, base + 1, ... of column p: what treeSum loads (a functor, not a lambda, so that
+// nvcc compiles it for the device).
+template <class PlaneView>
+struct ColumnOf {
+  PlaneView plane;
+  std::int64_t base, column;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t d) const { return plane(base + d, column); }
+};
+
 // out(b, p) = the canonical sum over devices d of plane(b * devices + d, p): per block of
 // device rows (a parameter value, a sample's loss terms) and sample.
 template <class ExecSpace>
@@ -20,8 +29,8 @@ Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> deviceSums(
         "kfield::diff::device_sums",
         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {blocks, n}),
         KOKKOS_LAMBDA(std::int64_t b, std::int64_t p) {
-          out(b, p) = kfield::impl::treeSum<double>(
-              [&](std::int64_t d) { return plane(b * devices + d, p); }, devices);
+          out(b, p) = kfield::impl::treeSum<double>(ColumnOf<Plane<typename ExecSpace::memory_space>>{plane, b * devices, p},
+                                                    devices);
         });
   }
   return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
