@@ -366,6 +366,12 @@ TYPED_TEST(Gradient, EveryOperationsVjpPassesTheDotProductTest) {
                return p.share(y, [&](const NbrField<double>& n) { return (n - y).excludeSelf().sum() * 0.2 + y; });
              });
        }},
+      {"branch.remember",
+       [](Program& p, const F& x, const F& y) {
+         return p.branch(
+             x < 0.05, [&] { return p.remember(x, [&](F r) { return r * 0.5 + y * y; }); },
+             [&] { return p.neighbors(y).min() * 2.0; });
+       }},
   };
   const Network directed = arcs(), grid = Network::grid(4, 3, 8);
   for (const auto& [name, body] : cases) {
