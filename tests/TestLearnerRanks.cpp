@@ -5,6 +5,8 @@
 #include "LearnerReference.hpp"
 #include "TestSpaces.hpp"
 
+#include <kfield/diff/FieldContribution.hpp>
+#include <kfield/field/Library.hpp>
 #include <kfield/learn/Learner.hpp>
 
 #include <mpi.h>
@@ -91,6 +93,36 @@ TYPED_TEST(LearnerRanks, RanksHoldingDifferentSystemsAreRefused) {
                 " holds a different system from rank 0 (identity " +
                 describe(systemIdentity(other)) + ", rank 0's " + describe(systemIdentity(sys)) +
                 ")");
+}
+
+// A field program's gradient as the contribution: 4 owners of uneven shares over the ranks,
+// the same bits as one process.
+TYPED_TEST(LearnerRanks, FieldContributionGivesOneProcessesBits) {
+  const int ranks = OwnerPlacement::overRanks(MPI_COMM_WORLD).ranks();
+  const TracedProgram program = trace(
+      [](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source"), p.parameter("scale")); },
+      "scaled_distance");
+  const Network net = Network::grid(6, 5);
+  DataParallelSystem sys = diff::fieldSystem(program, net, rules::adam(1), 0.05, {1.0});
+  const std::vector<std::size_t> shares{1, 3, 2, 2};
+  std::int64_t j = 0;
+  for (std::size_t share : shares) {
+    sys.owners.emplace_back();
+    for (std::size_t i = 0; i < share; ++i, ++j) {
+      std::vector<double> source(static_cast<std::size_t>(net.devices()), 0.0), target;
+      source[static_cast<std::size_t>((7 * j) % net.devices())] = 1.0;
+      for (std::int64_t d = 0; d < net.devices(); ++d) target.push_back(0.5 * double(d % 7));
+      sys.owners.back().push_back(diff::fieldSample(program, net, 5 + j, {{"source", source}}, target));
+    }
+  }
+  auto train = [&](LearnerOptions options) {
+    DataParallelLearner<TypeParam, diff::FieldContribution<TypeParam>> learner(
+        sys, diff::FieldContribution<TypeParam>(program, net), options);
+    learner.run(3);
+    return wordsOf(learner.state());
+  };
+  if (ranks > 4) return;
+  EXPECT_EQ(train(overRanks()), train({})) << ranks << " ranks";
 }
 
 }  // namespace

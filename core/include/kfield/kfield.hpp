@@ -10,6 +10,7 @@
 #include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/backends/SpaceInfo.hpp"
 #include "kfield/backends/Tuning.hpp"
+#include "kfield/diff/FieldContribution.hpp"
 #include "kfield/diff/Gradient.hpp"
 #include "kfield/diff/GradientResult.hpp"
 #include "kfield/diff/Record.hpp"

@@ -51,7 +51,13 @@ AdmissionResult admitted(const DataParallelSystem& sys) {
   const std::int64_t m = sys.stateWords();
   auto fail = [](Admission c, std::string detail) { return AdmissionResult{c, std::move(detail)}; };
   if (k <= 0) return fail(Admission::NoParameters, "k = " + str(k));
-  if (s < 0 || sys.contribution.slots != 2 * k + s) {
+  if (!sys.contributionIdentity.empty()) {
+    if (s < 0 || sys.contribution.slots != 0 || !sys.contribution.assignments.empty()) {
+      return fail(Admission::ContributionSlots,
+                  "the contribution is given by its identity, yet has a pointwise program of " +
+                      str(sys.contribution.slots) + " slots");
+    }
+  } else if (s < 0 || sys.contribution.slots != 2 * k + s) {
     return fail(Admission::ContributionSlots, "contribution has " + str(sys.contribution.slots) +
                                                   " slots, 2k + s = " + str(2 * k + s));
   }

@@ -75,6 +75,11 @@ void writeRuleIdentity(const DataParallelSystem& system, const ByteSink& sink) {
   putWords(sink, system.initialParameters);
   putWords(sink, system.initialState);
   putWord(sink, system.rate);
+  if (!system.contributionIdentity.empty()) {  // absent for pointwise contributions: their
+    putText(sink, "contribution");             // identities are what they always were
+    putWord(sink, system.contributionIdentity.size());
+    sink(system.contributionIdentity.data(), system.contributionIdentity.size());
+  }
 }
 
 void writeSystemIdentity(const DataParallelSystem& system, const ByteSink& sink) {

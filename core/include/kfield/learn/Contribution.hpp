@@ -7,14 +7,35 @@
 #define KFIELD_LEARN_CONTRIBUTION_HPP
 
 #include "kfield/backends/Tuning.hpp"
+#include "kfield/impl/Errors.hpp"
 #include "kfield/learn/DataParallelSystem.hpp"
 #include "kfield/learn/impl/PointwiseKernel.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace kfield {
+
+namespace impl {
+// A contribution that fills the per-sample rows of the local samples at once, on the host's
+// command (diff::FieldContribution: the gradient of a field program through its rounds):
+//   void rows(const std::vector<double>& parameters, const SampleView& samples, const RowView& rows)
+// marked by `static constexpr bool kRows = true`.
+template <class C, class = void>
+struct IsRowContribution : std::false_type {};
+template <class C>
+struct IsRowContribution<C, std::void_t<decltype(C::kRows)>> : std::bool_constant<C::kRows> {};
+
+// The learner's contribution over rows already computed: the row is the contribution.
+struct CopyRow {
+  std::int64_t k = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const double*, const double* row, double* out) const {
+    for (std::int64_t c = 0; c < k; ++c) out[c] = row[c];
+  }
+};
+}  // namespace impl
 
 template <class ExecSpace>
 struct PointwiseContribution {
@@ -22,6 +43,12 @@ struct PointwiseContribution {
 
   // Throws std::invalid_argument when the contribution writes outside its output.
   static PointwiseContribution of(const DataParallelSystem& system) {
+    if (!system.contributionIdentity.empty()) {
+      impl::invalidArgument("kfield::PointwiseContribution",
+                            "the system's contribution is given by its identity (a field program's "
+                            "gradient): construct the learner with that contribution "
+                            "(diff::FieldContribution)");
+    }
     const std::int64_t k = system.parameters, s = system.sampleWidth;
     const impl::SlotLayout layout{{0, k, k + s, 2 * k + s}, {false, false, true}};
     return {impl::uploadPointwise<typename ExecSpace::memory_space>(

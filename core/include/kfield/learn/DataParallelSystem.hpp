@@ -30,6 +30,11 @@ struct DataParallelSystem {
   std::vector<Word> initialParameters;
   std::vector<Word> initialState;  // m words
   Word rate = 0;
+  // A contribution that is not a pointwise program (the gradient of a field program through its
+  // rounds, diff::fieldSystem) is named by these identity bytes instead; `contribution` is then
+  // empty, and the learner takes the contribution object whose bytes these are. Empty: the
+  // contribution is the pointwise program.
+  std::vector<unsigned char> contributionIdentity;
   // owners[o] holds owner o's samples, each samples[j] of sampleWidth words, in order.
   std::vector<std::vector<std::vector<Word>>> owners;
 
@@ -41,7 +46,7 @@ struct DataParallelSystem {
 enum class Admission {
   Admitted,
   NoParameters,               // k > 0
-  ContributionSlots,          // contribution.slots == 2k + s
+  ContributionSlots,          // contribution.slots == 2k + s (0 when given by identity)
   UpdateSlots,                // update.slots == 2k + m + 1
   InitialParameters,          // k initial parameter words
   ContributionWritesOutside,  // every contribution assignment writes within [k + s, 2k + s)

@@ -3,9 +3,9 @@
 // replica applying the update, replicas compared by hash every few steps.
 //
 // The contribution is a device functor (Contribution.hpp): the system's pointwise program by
-// default, or a C++ functor that computes the same operations. The gradient of a field program
-// through its rounds will plug in here as a third kind that fills the per-sample rows of a
-// whole batch of scenarios at once (DESIGN.md, reversal).
+// default, or a C++ functor that computes the same operations; or a row contribution that fills
+// the per-sample rows of all local samples at once: the gradient of a field program through
+// its rounds (diff::FieldContribution, for a system from diff::fieldSystem).
 #ifndef KFIELD_LEARN_LEARNER_HPP
 #define KFIELD_LEARN_LEARNER_HPP
 
@@ -65,6 +65,7 @@ class DataParallelLearner {
   std::int64_t step_ = 0;
   Kokkos::View<impl::SumTask*, Memory> tasks_;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> samples_, params_, state_, sums_;
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> rows_;  // a row contribution's rows
   Kokkos::View<double*, Memory> mean_, rate_;
   std::vector<PointwiseUpdate<ExecSpace>> update_;  // per local replica
 };

@@ -18,6 +18,18 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
                                                                   ExecSpace space)
     : contribution_(std::move(contribution)), options_(options), space_(space) {
   requireAdmitted(system, "kfield::DataParallelLearner");
+  if constexpr (impl::IsRowContribution<Contribution>::value) {
+    if (system.contributionIdentity != contribution_.identityBytes()) {
+      impl::invalidArgument("kfield::DataParallelLearner",
+                            "the system's contribution is not this contribution (another program, "
+                            "network or loss)");
+    }
+  } else if (!system.contributionIdentity.empty()) {
+    impl::invalidArgument("kfield::DataParallelLearner",
+                          "the system's contribution is given by its identity (a field program's "
+                          "gradient): construct the learner with that contribution "
+                          "(diff::FieldContribution)");
+  }
   plan_ =
       impl::planLearner(system, options_.placement, options_.checkEvery, options_.partitionState);
   rateWord_ = system.rate;
@@ -43,6 +55,9 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
       }
     }
     Kokkos::deep_copy(samples_, h);
+  }
+  if constexpr (impl::IsRowContribution<Contribution>::value) {
+    rows_ = decltype(rows_)("kfield::learn::rows", local, p.k);
   }
   tasks_ = impl::upload<Memory>(p.tasks, "kfield::learn::tasks");
   sums_ = decltype(sums_)("kfield::learn::task_sums", p.tasks.size(), p.k);
@@ -94,7 +109,14 @@ void DataParallelLearner<ExecSpace, Contribution>::run(std::int64_t steps) {
 template <class ExecSpace, class Contribution>
 void DataParallelLearner<ExecSpace, Contribution>::step() {
   const auto& p = plan_;
-  impl::taskSums(space_, contribution_, tasks_, samples_, params_, sums_);
+  if constexpr (impl::IsRowContribution<Contribution>::value) {
+    // Replicas hold the same parameters (compared every checkEvery steps): the first one's.
+    auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), params_);
+    contribution_.rows(std::vector<double>(w.data(), w.data() + p.k), samples_, rows_);
+    impl::taskSums(space_, impl::CopyRow{p.k}, tasks_, rows_, params_, sums_);
+  } else {
+    impl::taskSums(space_, contribution_, tasks_, samples_, params_, sums_);
+  }
   auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sums_);
 
   // Each owner's partials from its tasks, in owner order, then over ranks.
