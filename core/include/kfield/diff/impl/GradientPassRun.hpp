@@ -123,8 +123,13 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   };
 
   // The recording forward: the carry saved at every window start.
-  Kokkos::View<double*, Memory> checkpoints("kfield::diff::checkpoints",
-                                            static_cast<std::size_t>(checkpointAt.back()));
+  // Buffers every element of which is written before it is read: not zeroed first.
+  auto buffer = [](const char* label, std::int64_t size) {
+    return Kokkos::View<double*, Memory>(Kokkos::ViewAllocateWithoutInitializing(std::string(label)),
+                                         static_cast<std::size_t>(size));
+  };
+  Kokkos::View<double*, Memory> checkpoints = buffer("kfield::diff::checkpoints",
+                                                     checkpointAt.back());
   // The carry between the simulation's planes (width n) and a packed copy of width w.
   auto saveCarry = [&](double* at, std::int64_t w) {
     for (Plane<Memory>* p : carryPlanes()) {
@@ -153,9 +158,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
 
   // The reverse.
   const std::int64_t rowSize = static_cast<std::int64_t>(rows.tapeRow) * widest;
-  Kokkos::View<double*, Memory> tape("kfield::diff::tape", static_cast<std::size_t>(tapeRows * rowSize));
-  Kokkos::View<double*, Memory> valueAdjoints("kfield::diff::value_adjoints",
-                                              static_cast<std::size_t>(V * widest));
+  Kokkos::View<double*, Memory> tape = buffer("kfield::diff::tape", tapeRows * rowSize);
+  Kokkos::View<double*, Memory> valueAdjoints = buffer("kfield::diff::value_adjoints", V * widest);  // zeroed per round
   const std::int64_t P = program.parameterWidth();
   std::vector<int> sensorRow(program.sensors.size(), -1);
   int differentiated = 0;
@@ -190,8 +194,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   // after the round, presence before and after, state keys before. Tape::Carry: the carry
   // before the round, as a checkpoint holds it; the values are the round's run once more.
   const bool onTape = setup.valuesOnTape;
-  Kokkos::View<double*, Memory> roundValues(
-      "kfield::diff::round_values", static_cast<std::size_t>(onTape ? 0 : V * widest));
+  Kokkos::View<double*, Memory> roundValues = buffer("kfield::diff::round_values", onTape ? 0 : V * widest);
   struct Row {
     double *values, *exportsPrev, *exportsNow, *presencePrev, *presenceNow, *stateKeys, *carry;
   };
