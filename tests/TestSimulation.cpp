@@ -146,6 +146,40 @@ TYPED_TEST(Simulation, SameBitsAsSerial) {
 }
 #endif
 
+// A parameter is read by every device, the same everywhere; a run waits until each is set.
+TYPED_TEST(Simulation, ParametersAreSetBeforeARunAndReadEverywhere) {
+  const TracedProgram program = trace(
+      [](Program& p) {
+        const auto w = p.parameter("w", 2);
+        return w[0] * toDouble(p.uid()) + w[1] + p.parameter("w", 2)[1];
+      },
+      "weights");
+  ASSERT_EQ(program.parameters.size(), 1u);
+  EXPECT_EQ(program.parameterWidth(), 2);
+  const Network net = Network::grid(5, 1);
+  Sim<TypeParam> sim(program, net, 2);
+  EXPECT_EQ(errorOf([&] { sim.run(1); }), "kfield::Simulation: program 'weights': parameter 'w' is not set");
+  EXPECT_EQ(errorOf([&] { sim.parameter("w", {1.0}); }),
+            "kfield::Simulation: parameter 'w' has width 2, got 1 values");
+  EXPECT_EQ(errorOf([&] { sim.parameter("v", {1.0}); }),
+            "kfield::Simulation: program 'weights' has no parameter named 'v'");
+  sim.parameter("w", {0.5, 0.25});
+  sim.run(1);
+  const auto out = sim.output();
+  for (std::int64_t d = 0; d < 5; ++d) {
+    for (std::int64_t s = 0; s < 2; ++s) EXPECT_EQ(out(d, s), 0.5 * double(d) + 0.5);
+  }
+  EXPECT_EQ(errorOf([] {
+              trace([](Program& p) {
+                const auto first = p.parameter("w", 2);
+                return first[0] + p.parameter("w", 3)[0];
+              });
+            }),
+            "kfield::trace: parameter 'w' is declared with widths 2 and 3");
+  EXPECT_EQ(errorOf([] { trace([](Program& p) { return p.parameter("w", 0)[0]; }); }),
+            "kfield::trace: parameter 'w': width must be >= 1, got 0");
+}
+
 TYPED_TEST(Simulation, BadSimulationInputIsRefusedByName) {
   const Network net = Network::grid(3, 3);
   Sim<TypeParam> sim(hopProgram(), net, 2);
