@@ -37,37 +37,10 @@ class BasicGradient {
   BasicGradient(TracedProgram program, const Network& network, std::int64_t samples = 1,
                 ExecSpace space = ExecSpace());
 
-  class Sensor {
-   public:
-    template <class T>
-    Sensor& set(std::int64_t device, T value) {
-      for (std::int64_t s = 0; s < g_->samples_; ++s) set(device, s, value);
-      return *this;
-    }
-    template <class T>
-    Sensor& set(std::int64_t device, std::int64_t sample, T value) {
-      g_->check("sensor '" + name_ + "'", device, sample);
-      g_->sensors_(static_cast<std::size_t>(index_ * g_->devices_ + device),
-                   static_cast<std::size_t>(sample)) =
-          kfield::impl::sensorValue(kWho, g_->program_.sensors[index_], device, static_cast<double>(value));
-      return *this;
-    }
-    template <class T>
-    Sensor& fill(T value) {
-      for (std::int64_t d = 0; d < g_->devices_; ++d) set(d, value);
-      return *this;
-    }
-
-   private:
-    friend class BasicGradient;
-    Sensor(BasicGradient* g, std::int32_t index, std::string name)
-        : g_(g), index_(index), name_(std::move(name)) {}
-    BasicGradient* g_;
-    std::int32_t index_;
-    std::string name_;
-  };
-
-  Sensor sensor(const std::string& name) { return Sensor(this, sensorIndex(name), name); }
+  using Sensor = kfield::impl::SensorHandle<BasicGradient>;
+  Sensor sensor(const std::string& name) { return Sensor(this, sensorIndex(name)); }
+  std::int64_t devices() const { return devices_; }
+  std::int64_t samples() const { return samples_; }
   BasicGradient& parameter(const std::string& name, const std::vector<double>& values);
   // Also differentiate with respect to a sensor: its gradient per device and sample.
   BasicGradient& differentiate(const std::string& sensor) {
@@ -100,6 +73,13 @@ class BasicGradient {
 
  private:
   static constexpr const char* kWho = "kfield::diff::Gradient";
+  friend class kfield::impl::SensorHandle<BasicGradient>;
+  void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
+    const SensorInfo& sensor = program_.sensors[static_cast<std::size_t>(index)];
+    check("sensor '" + sensor.name + "'", device, sample);
+    sensors_(static_cast<std::size_t>(index * devices_ + device), static_cast<std::size_t>(sample)) =
+        kfield::impl::sensorValue(kWho, sensor, device, value);
+  }
   impl::PassSetup<ExecSpace> setup(std::int64_t window, Tape tape) const {
     impl::PassSetup<ExecSpace> s{program_, network_, space_, transposed_, sensors_, target_,
                                  parameters_, differentiated_, loss_ == Loss::Output};

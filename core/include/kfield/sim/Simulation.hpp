@@ -13,6 +13,7 @@
 #include "kfield/net/Network.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
+#include "kfield/sim/impl/SensorHandle.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -52,35 +53,7 @@ class BasicSimulation {
                   ExecSpace space = ExecSpace());
 
   // A sensor the program reads, settable per device for every sample or for one sample.
-  class Sensor {
-   public:
-    template <class T>
-    Sensor& set(std::int64_t device, T value) {
-      for (std::int64_t s = 0; s < sim_->samples_; ++s) set(device, s, value);
-      return *this;
-    }
-    template <class T>
-    Sensor& set(std::int64_t device, std::int64_t sample, T value) {
-      sim_->checkDevice("sensor '" + name_ + "'", device);
-      sim_->checkSample("sensor '" + name_ + "'", sample);
-      sim_->sensorAt(index_, device, sample) =
-          impl::sensorValue(kWho, sim_->program_.sensors[index_], device, static_cast<double>(value));
-      return *this;
-    }
-    template <class T>
-    Sensor& fill(T value) {
-      for (std::int64_t d = 0; d < sim_->devices_; ++d) set(d, value);
-      return *this;
-    }
-
-   private:
-    friend class BasicSimulation;
-    Sensor(BasicSimulation* sim, std::int32_t index, std::string name)
-        : sim_(sim), index_(index), name_(std::move(name)) {}
-    BasicSimulation* sim_;
-    std::int32_t index_;
-    std::string name_;
-  };
+  using Sensor = impl::SensorHandle<BasicSimulation>;
 
   // Throws std::invalid_argument when the program reads no sensor of that name.
   Sensor sensor(const std::string& name) {
@@ -89,7 +62,7 @@ class BasicSimulation {
       impl::invalidArgument(kWho,
                             "program '" + program_.name + "' reads no sensor named '" + name + "'");
     }
-    return Sensor(this, index, name);
+    return Sensor(this, index);
   }
 
   // Sets a parameter's values, as many as its width. Every parameter is set before a run.
@@ -119,6 +92,13 @@ class BasicSimulation {
 
  private:
   static constexpr const char* kWho = "kfield::Simulation";
+  friend class impl::SensorHandle<BasicSimulation>;
+  void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
+    const std::string& name = program_.sensors[static_cast<std::size_t>(index)].name;
+    checkDevice("sensor '" + name + "'", device);
+    checkSample("sensor '" + name + "'", sample);
+    sensorAt(index, device, sample) = impl::sensorValue(kWho, program_.sensors[index], device, value);
+  }
   void checkDevice(const std::string& what, std::int64_t device) const {
     if (device < 0 || device >= devices_) {
       impl::invalidArgument(kWho, what + ": device " + std::to_string(device) + " is not in [0, " +

@@ -157,6 +157,22 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
       if (aB) aB[e] += x;
     };
     const std::int64_t planeBase = op.plane * fwd.devices;
+    auto keptRead = [&](const auto& each, const Plane<Memory>& keys, const Plane<Memory>& kept) {
+      each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+        const bool wasKept = op.keyed ? keyMatches(op, v, stride, e, keys(planeBase + d, s)) : fwd.fresh(s) == 0;
+        if (wasKept) {
+          kept(planeBase + d, s) += g[e];
+        } else {
+          addA(e, g[e]);
+        }
+      });
+    };
+    auto keptWrite = [&](const auto& each, const Plane<Memory>& kept) {
+      each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+        addA(e, kept(planeBase + d, s));
+        kept(planeBase + d, s) = 0.0;
+      });
+    };
     namespace pm = kfield::impl::portable;
     switch (op.code) {
       case OpCode::Neg: return each([&](std::int64_t e) { addA(e, -g[e]); });
@@ -227,36 +243,13 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
           sensorAdjoint(row + d, s) += g[e];
         });
       }
-      case OpCode::RememberRead:
-        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          const bool kept = op.keyed ? keyMatches(op, v, stride, e, fwd.planes.stateKeys(planeBase + d, s))
-                                     : fwd.fresh(s) == 0;
-          if (kept) {
-            stateAdjoint(planeBase + d, s) += g[e];
-          } else {
-            addA(e, g[e]);
-          }
-        });
-      case OpCode::RememberWrite:
-        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          addA(e, stateAdjoint(planeBase + d, s));
-          stateAdjoint(planeBase + d, s) = 0.0;
-        });
-      case OpCode::ShareRead:
-        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          const bool kept = op.keyed ? keyMatches(op, v, stride, e, fwd.planes.presencePrev(planeBase + d, s))
-                                     : fwd.fresh(s) == 0;
-          if (kept) {
-            exportAdjoint(planeBase + d, s) += g[e];
-          } else {
-            addA(e, g[e]);
-          }
-        });
-      case OpCode::Export:
-        return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          addA(e, exportAdjoint(planeBase + d, s));
-          exportAdjoint(planeBase + d, s) = 0.0;
-        });
+      // A read of what was kept (a state, a shared value): back to it where the device kept
+      // it (aligned, not in its first round), else to the initial value; a write takes the
+      // kept value's adjoint and leaves none before it.
+      case OpCode::RememberRead: return keptRead(perDevice, fwd.planes.stateKeys, stateAdjoint);
+      case OpCode::ShareRead: return keptRead(perDevice, fwd.planes.presencePrev, exportAdjoint);
+      case OpCode::RememberWrite: return keptWrite(perDevice, stateAdjoint);
+      case OpCode::Export: return keptWrite(perDevice, exportAdjoint);
       case OpCode::Output:
         return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
           if (s < liveNext) return;
