@@ -124,6 +124,43 @@ TYPED_TEST(Gradient, ScheduleCountsRoundsCheckpointsAndVjps) {
   }
 }
 
+TYPED_TEST(Gradient, BadInputIsRefusedByName) {
+  const Network net = Network::grid(3, 3);
+  EXPECT_EQ(errorOf([&] { Grad<TypeParam>(scaledDistance(), net, 0); }),
+            "kfield::diff::Gradient: samples must be >= 1, got 0");
+  Grad<TypeParam> g(scaledDistance(), net, 2);
+  const std::string who = "kfield::diff::Gradient: ";
+  EXPECT_EQ(errorOf([&] { g.sensor("x"); }), who + "program 'scaled_distance' reads no sensor named 'x'");
+  EXPECT_EQ(errorOf([&] { g.differentiate("x"); }), who + "program 'scaled_distance' reads no sensor named 'x'");
+  EXPECT_EQ(errorOf([&] { g.sensor("source").set(9, true); }), who + "sensor 'source': device 9 is not in [0, 9)");
+  EXPECT_EQ(errorOf([&] { g.sensor("source").set(0, 2, true); }), who + "sensor 'source': sample 2 is not in [0, 2)");
+  EXPECT_EQ(errorOf([&] { g.sensor("source").set(1, 0, 2.5); }),
+            who + "sensor 'source' is boolean (0 or 1), got 2.5 at device 1");
+  EXPECT_EQ(errorOf([&] { g.run(3); }), who + "program 'scaled_distance': parameter 'scale' is not set");
+  EXPECT_EQ(errorOf([&] { g.parameter("scale", {1.0, 2.0}); }), who + "parameter 'scale' has width 1, got 2 values");
+  EXPECT_EQ(errorOf([&] { g.parameter("rate", {1.0}); }),
+            who + "program 'scaled_distance' has no parameter named 'rate'");
+  g.parameter("scale", {1.0});
+  EXPECT_EQ(errorOf([&] { g.target(HostPlane("t", 9, 3)); }),
+            who + "the target is 9 x 3, expected devices x samples = 9 x 2");
+  EXPECT_EQ(errorOf([&] { g.run(std::vector<std::int64_t>{3}); }), who + "run: 1 stop rounds for 2 samples");
+  EXPECT_EQ(errorOf([&] { g.run(std::vector<std::int64_t>{3, -1}); }),
+            who + "run: sample 1 stops at round -1 (must be >= 0)");
+  diff::GradientOptions o;
+  o.window = -1;
+  EXPECT_EQ(errorOf([&] { g.run(3, o); }), who + "window must be >= 1 (0: the default), got -1");
+  o = {};
+  o.budgetBytes = -5;
+  EXPECT_EQ(errorOf([&] { g.run(3, o); }), who + "budget must be >= 0 bytes (0: no limit), got -5");
+  o.budgetBytes = 100;
+  EXPECT_EQ(errorOf([&] { g.run(3, o); }),
+            who + "a budget of 100 B holds no pass: one sample needs " + kfield::impl::bytesText(g.bytesPerSample(3)));
+  o.budgetBytes = static_cast<std::int64_t>(g.bytesPerSample(3));
+  o.leaf = 3;
+  EXPECT_NE(errorOf([&] { g.run(3, o); }).find("power of two"), std::string::npos);
+  EXPECT_EQ(g.run(3).gradient.size(), 1u);  // and after all that, it still runs
+}
+
 TYPED_TEST(Gradient, ScaledDistanceGradientIsTheSumOfDistances) {
   const Network net = Network::grid(12, 9);
   const auto hops = bfsHops(net, {40});

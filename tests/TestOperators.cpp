@@ -62,6 +62,23 @@ struct Case {
   std::function<double(double, double)> host;
 };
 
+// check(got, expected, device, sample) for every device and sample of the case's program,
+// against its host function of the same sensor values.
+template <class Space, class Check>
+void forEachResult(const Case& c, const Check& check) {
+  const auto program = trace([&](Program& p) {
+    const auto x = p.sense<double>("x");
+    return c.field(x, p.sense<double>("y"));
+  });
+  const auto got = run<Space>(program);
+  for (std::int64_t d = 0; d < kDevices; ++d) {
+    for (std::int64_t s = 0; s < kSamples; ++s) {
+      check(got[static_cast<std::size_t>(d * kSamples + s)], c.host(sensorValue(0, d, s), sensorValue(1, d, s)),
+            d, s);
+    }
+  }
+}
+
 TYPED_TEST(Operators, LocalOperatorsMatchTheHost) {
   const std::vector<Case> cases{
       {"x + y", [](auto x, auto y) { return x + y; }, [](double x, double y) { return x + y; }},
@@ -92,25 +109,15 @@ TYPED_TEST(Operators, LocalOperatorsMatchTheHost) {
        [](double x, double y) { return ((x < 0.0 && y > 0.0) || !(x < 1.0)) ? x : y; }},
   };
   for (const Case& c : cases) {
-    const auto program = trace([&](Program& p) {
-      const auto x = p.sense<double>("x");
-      return c.field(x, p.sense<double>("y"));
+    forEachResult<TypeParam>(c, [&](double value, double expected, std::int64_t d, std::int64_t s) {
+      ASSERT_EQ(bitsOf(value), bitsOf(expected)) << c.name << ", device " << d << ", sample " << s;
     });
-    const auto got = run<TypeParam>(program);
-    for (std::int64_t d = 0; d < kDevices; ++d) {
-      for (std::int64_t s = 0; s < kSamples; ++s) {
-        const double expected = c.host(sensorValue(0, d, s), sensorValue(1, d, s));
-        ASSERT_EQ(bitsOf(got[static_cast<std::size_t>(d * kSamples + s)]), bitsOf(expected))
-            << c.name << ", device " << d << ", sample " << s;
-      }
-    }
   }
 }
 
-// kfield's own exp, log, tanh, sigmoid and pow (the same bits on every backend, tested by
-// the host's own code in impl/PortableMath.hpp, the same as the kernels') stay within a few
-// units in the last place of the host library's; integer powers are exact repeated squaring;
-// special values as IEEE's.
+// kfield's own exp, log, tanh, sigmoid and pow (impl/PortableMath.hpp: one code for the host
+// and every device, so the same bits everywhere) stay within a few units in the last place of
+// the host library's; integer powers are exact repeated squaring; special values as IEEE's.
 TYPED_TEST(Operators, SmoothFunctionsAreWithinUnitsInTheLastPlace) {
   namespace pm = impl::portable;
   const std::vector<Case> cases{
@@ -124,24 +131,15 @@ TYPED_TEST(Operators, SmoothFunctionsAreWithinUnitsInTheLastPlace) {
        [](double x, double y) { return std::pow(std::fabs(x) + 0.25, y * 5.0); }},
   };
   for (const Case& c : cases) {
-    const auto program = trace([&](Program& p) {
-      const auto x = p.sense<double>("x");
-      return c.field(x, p.sense<double>("y"));
-    });
-    const auto got = run<TypeParam>(program);
-    for (std::int64_t d = 0; d < kDevices; ++d) {
-      for (std::int64_t s = 0; s < kSamples; ++s) {
-        const double expected = c.host(sensorValue(0, d, s), sensorValue(1, d, s));
-        const double value = got[static_cast<std::size_t>(d * kSamples + s)];
-        // exp(b log a): the error grows with |b log a| (at most about 18 here)
-        const double ulps = c.name == "pow" ? 2e-14 : 4e-16;
-        if (!std::isfinite(expected)) {  // log(0), overflow: the same infinity (or NaN)
-          ASSERT_TRUE(value == expected || (std::isnan(value) && std::isnan(expected))) << c.name;
-          continue;
-        }
-        ASSERT_NEAR(value, expected, ulps * std::fabs(expected) + 1e-300) << c.name << ", device " << d;
+    // exp(b log a): the error grows with |b log a| (at most about 18 here)
+    const double ulps = c.name == "pow" ? 2e-14 : 4e-16;
+    forEachResult<TypeParam>(c, [&](double value, double expected, std::int64_t d, std::int64_t) {
+      if (!std::isfinite(expected)) {  // log(0), overflow: the same infinity (or NaN)
+        ASSERT_TRUE(value == expected || (std::isnan(value) && std::isnan(expected))) << c.name;
+        return;
       }
-    }
+      ASSERT_NEAR(value, expected, ulps * std::fabs(expected) + 1e-300) << c.name << ", device " << d;
+    });
   }
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(pm::exp(0.0), 1.0);

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <stdexcept>
+#include <string>
 
 namespace kfield::cli {
 
@@ -23,6 +24,10 @@ struct Command {
   CLI::App* parser = nullptr;
   std::function<int()> run;
 };
+
+// Runs a subcommand's body: what the library refuses (std::invalid_argument) is a user error in
+// its words, and running out of memory a user error saying what was asked.
+int refusalsAsUserErrors(const std::function<int()>& body, const std::string& whatWasAsked);
 
 Command addInfoCommand(CLI::App& app);
 Command addRunCommand(CLI::App& app);

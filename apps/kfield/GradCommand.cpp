@@ -146,13 +146,8 @@ Command addGradCommand(CLI::App& app) {
   grad->add_option("--source", o->source, "The first sample's source device (default 0)");
   grad->fallthrough();
   return {grad, [o] {
-            try {
-              return runGrad(*o);
-            } catch (const std::invalid_argument& e) {
-              throw UserError(reason(e));
-            } catch (const std::bad_alloc&) {
-              throw UserError("out of memory differentiating '" + o->program + "' on " + o->network);
-            }
+            return refusalsAsUserErrors([&] { return runGrad(*o); },
+                                        "differentiating '" + o->program + "' on " + o->network);
           }};
 }
 

@@ -186,14 +186,9 @@ Command addRunCommand(CLI::App& app) {
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
             o->radiusGiven = run->count("--radius") > 0;
-            try {
-              return runProgram(*o);
-            } catch (const std::invalid_argument& e) {  // the library refused what was asked
-              throw UserError(reason(e));
-            } catch (const std::bad_alloc&) {
-              throw UserError("out of memory running '" + o->program + "' on " + o->network +
-                              " with " + std::to_string(o->samples) + " samples");
-            }
+            return refusalsAsUserErrors([&] { return runProgram(*o); },
+                                        "running '" + o->program + "' on " + o->network + " with " +
+                                            std::to_string(o->samples) + " samples");
           }};
 }
 

@@ -2,12 +2,27 @@
 #include "Command.hpp"
 
 #include <kfield/Config.hpp>
+#include <kfield/Errors.hpp>
 #include <kfield/rt/Runtime.hpp>
 #include <kfield/rt/Topology.hpp>
 
 #include <exception>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <vector>
+
+namespace kfield::cli {
+int refusalsAsUserErrors(const std::function<int()>& body, const std::string& whatWasAsked) {
+  try {
+    return body();
+  } catch (const std::invalid_argument& e) {  // the library refused what was asked
+    throw UserError(reason(e));
+  } catch (const std::bad_alloc&) {
+    throw UserError("out of memory " + whatWasAsked);
+  }
+}
+}  // namespace kfield::cli
 
 int main(int argc, char* argv[]) {
   using namespace kfield::cli;

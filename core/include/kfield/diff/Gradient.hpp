@@ -76,19 +76,19 @@ class BasicGradient {
   friend class kfield::impl::SensorHandle<BasicGradient>;
   void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
     const SensorInfo& sensor = program_.sensors[static_cast<std::size_t>(index)];
-    check("sensor '" + sensor.name + "'", device, sample);
+    kfield::impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "device", device, devices_);
+    kfield::impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "sample", sample, samples_);
     sensors_(static_cast<std::size_t>(index * devices_ + device), static_cast<std::size_t>(sample)) =
         kfield::impl::sensorValue(kWho, sensor, device, value);
   }
   impl::PassSetup<ExecSpace> setup(std::int64_t window, Tape tape) const {
     impl::PassSetup<ExecSpace> s{program_, network_, space_, transposed_, sensors_, target_,
-                                 parameters_, differentiated_, loss_ == Loss::Output};
+                                 parameters_.values(), differentiated_, loss_ == Loss::Output};
     s.window = window;
     s.valuesOnTape = tape == Tape::Values;
     return s;
   }
   std::int32_t sensorIndex(const std::string& name) const;
-  void check(const std::string& what, std::int64_t device, std::int64_t sample) const;
 
   TracedProgram program_;
   Network network_;
@@ -98,8 +98,8 @@ class BasicGradient {
   impl::Transposed<Memory> transposed_;
   HostPlane sensors_;  // sensor x device rows, samples in order
   HostPlane target_;
-  std::vector<double> parameters_;
-  std::vector<char> parameterSet_, differentiated_;
+  kfield::impl::ParameterValues parameters_;
+  std::vector<char> differentiated_;
   Loss loss_ = Loss::SquaredError;
   RecordSlot slot_;
 };
@@ -119,15 +119,20 @@ BasicGradient<ExecSpace>::BasicGradient(TracedProgram program, const Network& ne
       samples_(samples) {
   if (samples < 1) kfield::impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
   plan_ = transpose(program_.description, vjpsOf(program_), {"output"});
+  // Before anything is allocated: the sensors and targets of every sample, and the
+  // transposed network (an entry and a reader per network entry).
+  using kfield::impl::product;
+  const auto D = static_cast<std::uint64_t>(devices_), B = static_cast<std::uint64_t>(samples);
+  const std::uint64_t rows = product({program_.sensors.size(), D});
+  kfield::impl::requireMemory(
+      kWho, "the sensors and targets of " + std::to_string(samples) + " samples",
+      kfield::impl::total({product({rows, B, 8}), product({D, B, 8}),
+                           product({static_cast<std::uint64_t>(network_.entries()), 12})}),
+      hostMemoryBytes(), "this machine's memory");
   transposed_ = impl::transposedNetwork<Memory>(network_);
-  const std::uint64_t rows = kfield::impl::product({program_.sensors.size(), static_cast<std::uint64_t>(devices_)});
-  kfield::impl::requireMemory(kWho, "the sensors of " + std::to_string(samples) + " samples",
-                              kfield::impl::product({rows, static_cast<std::uint64_t>(samples), 8}),
-                              hostMemoryBytes(), "this machine's memory");
   sensors_ = HostPlane("kfield::diff::sensors", rows, samples);
   target_ = HostPlane("kfield::diff::target", devices_, samples);
-  parameters_.assign(static_cast<std::size_t>(program_.parameterWidth()), 0.0);
-  parameterSet_.assign(program_.parameters.size(), 0);
+  parameters_ = kfield::impl::ParameterValues(program_);
   differentiated_.assign(program_.sensors.size(), 0);
 }
 
@@ -141,32 +146,9 @@ std::int32_t BasicGradient<ExecSpace>::sensorIndex(const std::string& name) cons
 }
 
 template <class ExecSpace>
-void BasicGradient<ExecSpace>::check(const std::string& what, std::int64_t device,
-                                     std::int64_t sample) const {
-  if (device < 0 || device >= devices_) {
-    kfield::impl::invalidArgument(kWho, what + ": device " + std::to_string(device) + " is not in [0, " +
-                                    std::to_string(devices_) + ")");
-  }
-  if (sample < 0 || sample >= samples_) {
-    kfield::impl::invalidArgument(kWho, what + ": sample " + std::to_string(sample) + " is not in [0, " +
-                                    std::to_string(samples_) + ")");
-  }
-}
-
-template <class ExecSpace>
 BasicGradient<ExecSpace>& BasicGradient<ExecSpace>::parameter(const std::string& name,
                                                               const std::vector<double>& values) {
-  const std::int32_t index = program_.parameterIndex(name);
-  if (index < 0) {
-    kfield::impl::invalidArgument(kWho, "program '" + program_.name + "' has no parameter named '" + name + "'");
-  }
-  const ParameterInfo& info = program_.parameters[static_cast<std::size_t>(index)];
-  if (static_cast<std::int64_t>(values.size()) != info.width) {
-    kfield::impl::invalidArgument(kWho, "parameter '" + name + "' has width " + std::to_string(info.width) +
-                                    ", got " + std::to_string(values.size()) + " values");
-  }
-  std::copy(values.begin(), values.end(), parameters_.begin() + info.offset);
-  parameterSet_[static_cast<std::size_t>(index)] = 1;
+  parameters_.set(kWho, program_, name, values);
   return *this;
 }
 
@@ -195,12 +177,7 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
                                       std::to_string(stops[s]) + " (must be >= 0)");
     }
   }
-  for (std::size_t i = 0; i < parameterSet_.size(); ++i) {
-    if (!parameterSet_[i]) {
-      kfield::impl::invalidArgument(kWho, "program '" + program_.name + "': parameter '" +
-                                      program_.parameters[i].name + "' is not set");
-    }
-  }
+  parameters_.requireAll(kWho, program_);
   if (options.window < 0) {
     kfield::impl::invalidArgument(kWho, "window must be >= 1 (0: the default), got " + std::to_string(options.window));
   }
@@ -226,7 +203,7 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
   GradientResult result;
   result.sampleLoss.assign(static_cast<std::size_t>(samples_), 0.0);
   result.sampleGradient.assign(static_cast<std::size_t>(samples_),
-                               std::vector<double>(parameters_.size(), 0.0));
+                               std::vector<double>(parameters_.values().size(), 0.0));
   for (std::size_t i = 0; i < differentiated_.size(); ++i) {
     if (differentiated_[i]) {
       result.sensorGradient[program_.sensors[i].name] =
@@ -247,7 +224,7 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
   }
   // Over samples, the canonical reduction in sample order (on the host).
   using Host = Kokkos::DefaultHostExecutionSpace;
-  const auto P = static_cast<std::int64_t>(parameters_.size());
+  const auto P = static_cast<std::int64_t>(parameters_.values().size());
   Kokkos::View<double*, Kokkos::HostSpace> losses(result.sampleLoss.data(), static_cast<std::size_t>(samples_));
   result.loss = canonicalSum(Host(), losses);
   Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> rows("kfield::diff::sample_gradients",

@@ -13,7 +13,7 @@
 #include "kfield/net/Network.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
-#include "kfield/sim/impl/SensorHandle.hpp"
+#include "kfield/sim/impl/Inputs.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -32,17 +32,6 @@ namespace diff::impl {
 template <class ExecSpace>
 struct Pass;
 }
-
-namespace impl {
-// A sensor's value as a user sets it: a boolean sensor takes 0 or 1 only.
-inline double sensorValue(const char* who, const SensorInfo& sensor, std::int64_t device, double v) {
-  if (sensor.type == SensorType::Bool && v != 0.0 && v != 1.0) {
-    invalidArgument(who, "sensor '" + sensor.name + "' is boolean (0 or 1), got " + numberText(v) +
-                             " at device " + std::to_string(device));
-  }
-  return v;
-}
-}  // namespace impl
 
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class BasicSimulation {
@@ -94,22 +83,10 @@ class BasicSimulation {
   static constexpr const char* kWho = "kfield::Simulation";
   friend class impl::SensorHandle<BasicSimulation>;
   void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
-    const std::string& name = program_.sensors[static_cast<std::size_t>(index)].name;
-    checkDevice("sensor '" + name + "'", device);
-    checkSample("sensor '" + name + "'", sample);
-    sensorAt(index, device, sample) = impl::sensorValue(kWho, program_.sensors[index], device, value);
-  }
-  void checkDevice(const std::string& what, std::int64_t device) const {
-    if (device < 0 || device >= devices_) {
-      impl::invalidArgument(kWho, what + ": device " + std::to_string(device) + " is not in [0, " +
-                                      std::to_string(devices_) + ")");
-    }
-  }
-  void checkSample(const std::string& what, std::int64_t sample) const {
-    if (sample < 0 || sample >= samples_) {
-      impl::invalidArgument(kWho, what + ": sample " + std::to_string(sample) + " is not in [0, " +
-                                      std::to_string(samples_) + ")");
-    }
+    const SensorInfo& sensor = program_.sensors[static_cast<std::size_t>(index)];
+    impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "device", device, devices_);
+    impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "sample", sample, samples_);
+    sensorAt(index, device, sample) = impl::sensorValue(kWho, sensor, device, value);
   }
   static void checkRounds(std::int64_t rounds) {
     if (rounds < 0)
@@ -129,7 +106,6 @@ class BasicSimulation {
   void checkSizes(const typename impl::RoundPlanes<Memory>::Rows& rows) const;
   void uploadSensors();
   void reorder(const std::vector<std::int64_t>& sampleAt);  // new position -> sample
-  void requireParameters() const;
   // One round over the live samples; with a tape (slot x device x live values), every value
   // of the round is kept there.
   void round(std::int64_t live, bool trackChanges, bool writeOutput = true,
@@ -147,7 +123,7 @@ class BasicSimulation {
   Kokkos::View<impl::Op*, Memory> tapeOps_;  // one slot per value (TracedProgram::valueOps)
   Kokkos::View<impl::EntryOp*, Memory> tapeEntries_;
   Kokkos::View<double*, Memory> parameters_;
-  std::vector<char> parameterSet_;  // per parameter
+  impl::ParameterValues parameterValues_;  // host copy, checked by name
   impl::RoundPlanes<Memory> planes_;
   HostPlane sensorHost_;  // sample order; only when the planes are not on the host
   bool sensorsDirty_ = true;
@@ -188,7 +164,7 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   planes_ = impl::RoundPlanes<Memory>(rows, static_cast<std::size_t>(samples_));
   parameters_ = Kokkos::View<double*, Memory>("kfield::sim::parameters",
                                               static_cast<std::size_t>(program_.parameterWidth()));
-  parameterSet_.assign(program_.parameters.size(), 0);
+  parameterValues_ = impl::ParameterValues(program_);
   if constexpr (!kHostPlanes) {
     sensorHost_ = HostPlane("kfield::sim::sensors_host", rows.sensors, samples_);
   }
@@ -253,30 +229,11 @@ void BasicSimulation<ExecSpace>::reorder(const std::vector<std::int64_t>& sample
 template <class ExecSpace>
 BasicSimulation<ExecSpace>& BasicSimulation<ExecSpace>::parameter(const std::string& name,
                                                                   const std::vector<double>& values) {
-  const std::int32_t index = program_.parameterIndex(name);
-  if (index < 0) {
-    impl::invalidArgument(kWho, "program '" + program_.name + "' has no parameter named '" + name + "'");
-  }
-  const ParameterInfo& info = program_.parameters[static_cast<std::size_t>(index)];
-  if (static_cast<std::int64_t>(values.size()) != info.width) {
-    impl::invalidArgument(kWho, "parameter '" + name + "' has width " + std::to_string(info.width) +
-                                    ", got " + std::to_string(values.size()) + " values");
-  }
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parameters_);
-  for (std::int32_t i = 0; i < info.width; ++i) host(info.offset + i) = values[static_cast<std::size_t>(i)];
-  Kokkos::deep_copy(parameters_, host);
-  parameterSet_[static_cast<std::size_t>(index)] = 1;
+  parameterValues_.set(kWho, program_, name, values);
+  const std::vector<double>& all = parameterValues_.values();
+  Kokkos::deep_copy(parameters_, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                     all.data(), all.size()));
   return *this;
-}
-
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::requireParameters() const {
-  for (std::size_t i = 0; i < parameterSet_.size(); ++i) {
-    if (!parameterSet_[i]) {
-      impl::invalidArgument(kWho, "program '" + program_.name + "': parameter '" +
-                                      program_.parameters[i].name + "' is not set");
-    }
-  }
 }
 
 template <class ExecSpace>
@@ -320,7 +277,7 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
                                     " round counts for " + std::to_string(samples_) + " samples");
   }
   for (std::int64_t r : roundsPerSample) checkRounds(r);
-  requireParameters();
+  parameterValues_.requireAll(kWho, program_);
   // Longest first, so the samples still running are always a prefix of the positions.
   std::vector<std::int64_t> order = sampleAt_;
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
@@ -343,7 +300,7 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
 template <class ExecSpace>
 std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_t maxRounds) {
   checkRounds(maxRounds);
-  requireParameters();
+  parameterValues_.requireAll(kWho, program_);
   uploadSensors();
   std::vector<std::int64_t> ran(samples_, 0);
   std::int64_t live = samples_;
