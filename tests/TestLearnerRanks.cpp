@@ -9,7 +9,15 @@
 #include <kfield/field/Library.hpp>
 #include <kfield/learn/Learner.hpp>
 
+#include <kfield/Config.hpp>
+#if KFIELD_ENABLE_HDF5
+#include <kfield/io/Checkpoint.hpp>
+#endif
+
 #include <mpi.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <string>
 #include <vector>
@@ -124,6 +132,48 @@ TYPED_TEST(LearnerRanks, FieldContributionGivesOneProcessesBits) {
   if (ranks > 4) return;
   EXPECT_EQ(train(overRanks()), train({})) << ranks << " ranks";
 }
+
+#if KFIELD_ENABLE_HDF5
+// A checkpoint written by rank 0 of a run over the ranks resumes in one process, and one
+// written in one process resumes over the ranks; both with another owner count, both on track.
+TYPED_TEST(LearnerRanks, CheckpointsMoveBetweenRankCounts) {
+  const auto placement = OwnerPlacement::overRanks(MPI_COMM_WORLD);
+  const int ranks = placement.ranks();
+  // One file name for every rank: rank 0's process id.
+  long id = static_cast<long>(getpid());
+  MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  const std::string path = ::testing::TempDir() + "kfield_ranks_" + std::to_string(id) + ".h5";
+  auto system = [&](const rules::UpdateRule& rule, int owners) {
+    return repartitioned(leastSquaresSystem(kParams, kSamples, {0, kSamples}, rule, 0.05), owners);
+  };
+  for (const auto& rule : {rules::sgd(kParams), rules::adam(kParams)}) {
+    const auto expected = run<TypeParam>(system(rule, 2), 9, {});
+
+    DataParallelLearner<TypeParam> overAll(system(rule, ranks + 2), overRanks());
+    overAll.run(4);
+    if (placement.rank() == 0) io::saveCheckpoint(path, overAll.state());
+    MPI_Barrier(MPI_COMM_WORLD);
+    DataParallelLearner<TypeParam> alone(system(rule, 3));
+    alone.resume(io::loadCheckpoint(path));
+    alone.run(5);
+    EXPECT_EQ(wordsOf(alone.state()), expected) << "saved over " << ranks << " ranks";
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    if (placement.rank() == 0) {
+      DataParallelLearner<TypeParam> inProcess(system(rule, 5));
+      inProcess.run(6);
+      io::saveCheckpoint(path, inProcess.state());
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    DataParallelLearner<TypeParam> resumed(system(rule, ranks + 1), overRanks());
+    resumed.resume(io::loadCheckpoint(path));
+    resumed.run(3);
+    EXPECT_EQ(wordsOf(resumed.state()), expected) << "resumed over " << ranks << " ranks";
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  if (placement.rank() == 0) std::remove(path.c_str());
+}
+#endif
 
 }  // namespace
 }  // namespace kfield::test

@@ -32,6 +32,7 @@ int refusalsAsUserErrors(const std::function<int()>& body, const std::string& wh
 Command addInfoCommand(CLI::App& app);
 Command addRunCommand(CLI::App& app);
 Command addGradCommand(CLI::App& app);
+Command addInspectCommand(CLI::App& app);
 
 }  // namespace kfield::cli
 

@@ -36,7 +36,8 @@ int main(int argc, char* argv[]) {
   app.add_option("--threads", threads, "Host threads for OpenMP (default: Kokkos' choice)")
       ->check(CLI::NonNegativeNumber);
 
-  const std::vector<Command> commands{addInfoCommand(app), addRunCommand(app), addGradCommand(app)};
+  const std::vector<Command> commands{addInfoCommand(app), addRunCommand(app), addGradCommand(app),
+                                      addInspectCommand(app)};
   // Set after the subcommands exist, which keep refusing extras: what none of them takes
   // comes back here, to be named in one line below.
   app.allow_extras();

@@ -1,5 +1,6 @@
 #include "kfield/learn/Identity.hpp"
 
+#include "kfield/Random.hpp"
 #include "kfield/impl/Bits.hpp"
 #include "kfield/impl/Errors.hpp"
 
@@ -114,6 +115,23 @@ Digest learnerIdentity(const DataParallelSystem& system) {
 }
 Digest sha256(const std::vector<unsigned char>& bytes) {
   return digestOf([&](const ByteSink& sink) { sink(bytes.data(), bytes.size()); });
+}
+
+Digest ruleIdentity(const DataParallelSystem& system) {
+  return digestOf([&](const ByteSink& sink) { writeRuleIdentity(system, sink); });
+}
+
+std::vector<std::uint64_t> sampleHashes(const DataParallelSystem& system) {
+  std::vector<std::uint64_t> hashes;
+  hashes.reserve(static_cast<std::size_t>(system.totalMass()));
+  for (const auto& owned : system.owners) {
+    for (const auto& sample : owned) {
+      std::uint64_t h = mix64(sample.size(), 0);
+      for (Word w : sample) h = mix64(h, w);
+      hashes.push_back(h);
+    }
+  }
+  return hashes;
 }
 
 std::string describe(const Digest& digest) {

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ using Digest = std::array<unsigned char, 32>;  // SHA-256
 Digest systemIdentity(const DataParallelSystem& system);
 Digest learnerIdentity(const DataParallelSystem& system);
 Digest sha256(const std::vector<unsigned char>& bytes);
+// The rule's bytes alone (writeRuleIdentity), to tell a changed rule from changed samples.
+Digest ruleIdentity(const DataParallelSystem& system);
+// A 64-bit hash of each sample's words, in owner order: names the first sample that differs.
+std::vector<std::uint64_t> sampleHashes(const DataParallelSystem& system);
 std::string describe(const Digest& digest);  // 64 lowercase hex digits
 
 }  // namespace kfield

@@ -50,6 +50,12 @@ class DataParallelLearner {
   void run(std::int64_t steps);
   // Copies the state of this process's first replica to the host.
   LearnerState state() const;
+  // Continues from a saved state (io::loadCheckpoint): every replica takes its parameters,
+  // optimizer state and step, so the steps that follow give the bits an uninterrupted run
+  // gives, whatever the owner count, thread count or rank count it was saved under. Throws
+  // std::invalid_argument naming the first difference (firstDifference) when `saved` is not of
+  // this learner's system.
+  void resume(const LearnerState& saved);
 
  private:
   void step();
@@ -60,8 +66,7 @@ class DataParallelLearner {
   LearnerOptions options_;
   ExecSpace space_;
   impl::LearnerPlan plan_;
-  Word rateWord_ = 0;
-  Digest systemId_{}, learnerId_{};
+  LearnerState identity_;  // everything of state() but the parameters, state and step
   std::int64_t step_ = 0;
   Kokkos::View<impl::SumTask*, Memory> tasks_;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> samples_, params_, state_, sums_;

@@ -32,10 +32,17 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
   }
   plan_ =
       impl::planLearner(system, options_.placement, options_.checkEvery, options_.partitionState);
-  rateWord_ = system.rate;
-  systemId_ = systemIdentity(system);
-  learnerId_ = learnerIdentity(system);
-  impl::requireSameSystem(options_.placement, systemId_);
+  identity_.parameterCount = system.parameters;
+  identity_.rate = system.rate;
+  identity_.systemIdentity = systemIdentity(system);
+  identity_.learnerIdentity = learnerIdentity(system);
+  identity_.numericalContract = learnerNumericalContract();
+  identity_.owners = static_cast<std::int64_t>(system.owners.size());
+  identity_.sampleWidth = system.sampleWidth;
+  identity_.samples = system.totalMass();
+  identity_.ruleIdentity = ruleIdentity(system);
+  identity_.sampleHashes = sampleHashes(system);
+  impl::requireSameSystem(options_.placement, identity_.systemIdentity);
   const auto& p = plan_;
   const auto R = static_cast<std::size_t>(p.replicas);
 
@@ -79,7 +86,7 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
   }
   mean_ = decltype(mean_)("kfield::learn::mean", p.k);
   rate_ = decltype(rate_)("kfield::learn::rate", 1);
-  Kokkos::deep_copy(rate_, valueOf(rateWord_));
+  Kokkos::deep_copy(rate_, valueOf(identity_.rate));
 
   for (std::size_t r = 0; r < R; ++r) {
     if (p.perCoordinateState < 0) {
@@ -198,16 +205,38 @@ LearnerState DataParallelLearner<ExecSpace, Contribution>::state() const {
   space_.fence();
   auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), params_);
   auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state_);
-  LearnerState out;
-  out.parameterCount = plan_.k;
+  LearnerState out = identity_;
   for (std::int64_t c = 0; c < plan_.k; ++c) out.parameters.push_back(wordOf(hp(0, c)));
   for (std::int64_t c = 0; c < plan_.m; ++c) out.state.push_back(wordOf(hs(0, c)));
   out.step = step_;
-  out.rate = rateWord_;
-  out.systemIdentity = systemId_;
-  out.learnerIdentity = learnerId_;
-  out.numericalContract = learnerNumericalContract();
   return out;
+}
+
+template <class ExecSpace, class Contribution>
+void DataParallelLearner<ExecSpace, Contribution>::resume(const LearnerState& saved) {
+  LearnerState current = identity_;
+  current.state.resize(static_cast<std::size_t>(plan_.m));  // compared by size only
+  std::string difference = firstDifference(saved, current);
+  if (difference.empty() && saved.parameters.size() != static_cast<std::size_t>(plan_.k)) {
+    difference = "it holds " + std::to_string(saved.parameters.size()) + " parameter words, not " +
+                 std::to_string(plan_.k);
+  }
+  if (difference.empty() && saved.step < 0) {
+    difference = "step " + std::to_string(saved.step) + " is negative";
+  }
+  if (!difference.empty()) {
+    impl::invalidArgument("kfield::DataParallelLearner::resume",
+                          "the saved state is not of this learner's system: " + difference);
+  }
+  auto hp = Kokkos::create_mirror_view(params_);
+  auto hs = Kokkos::create_mirror_view(state_);
+  for (int r = 0; r < plan_.replicas; ++r) {
+    for (std::int64_t c = 0; c < plan_.k; ++c) hp(r, c) = valueOf(saved.parameters[std::size_t(c)]);
+    for (std::int64_t c = 0; c < plan_.m; ++c) hs(r, c) = valueOf(saved.state[std::size_t(c)]);
+  }
+  Kokkos::deep_copy(params_, hp);
+  Kokkos::deep_copy(state_, hs);
+  step_ = saved.step;
 }
 
 }  // namespace kfield

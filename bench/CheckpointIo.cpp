@@ -1,0 +1,130 @@
+// Learner checkpoints through HDF5 next to the plainest code that saves the same bytes:
+// fwrite of the parameters and the Adam state to one file, fflush and fsync; fread back. Both
+// write into the same folder (KFIELD_BENCH_DIR, default the working directory) and both
+// reach the disk (fsync) before the clock stops; kfield's write also renames its temporary
+// file over the old checkpoint and syncs the folder. Reads come from the page cache for both,
+// into new vectors (what a load function returns); kfield's read checks every chunk's
+// Fletcher32 checksum, which HDF5 computes at about 1 GB/s on one core.
+#include "BenchContext.hpp"
+
+#include <kfield/io/Checkpoint.hpp>
+#include <kfield/learn/Rules.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace kfield::bench {
+namespace {
+
+std::string folder() {
+  const char* dir = std::getenv("KFIELD_BENCH_DIR");
+  return dir && *dir ? dir : ".";
+}
+
+// k parameters and Adam's 2k + 1 state words, with values that do not compress.
+LearnerState adamState(std::int64_t k) {
+  LearnerState s;
+  s.parameterCount = k;
+  for (std::int64_t j = 0; j < k; ++j) s.parameters.push_back(wordOf(1.0 + 1e-3 * double(j % 9973)));
+  for (std::int64_t j = 0; j < 2 * k + 1; ++j) s.state.push_back(wordOf(0.5 / double(j + 1)));
+  s.step = 100;
+  s.rate = wordOf(0.01);
+  s.numericalContract = learnerNumericalContract();
+  s.owners = 4;
+  s.sampleWidth = 1;
+  s.samples = 1000;
+  s.sampleHashes.assign(1000, 7);
+  return s;
+}
+
+std::int64_t bytesOf(const LearnerState& s) {
+  return std::int64_t(8 * (s.parameters.size() + s.state.size()));
+}
+
+void checkpointWrite(benchmark::State& state) {
+  const LearnerState s = adamState(state.range(0));
+  const std::string path = folder() + "/kfield_bench_checkpoint.h5";
+  for (auto _ : state) io::saveCheckpoint(path, s);
+  if (io::loadCheckpoint(path).state != s.state) fail(state, "the checkpoint reads back wrong");
+  std::remove(path.c_str());
+  state.SetBytesProcessed(state.iterations() * bytesOf(s));
+}
+
+void checkpointRead(benchmark::State& state) {
+  const LearnerState s = adamState(state.range(0));
+  const std::string path = folder() + "/kfield_bench_checkpoint.h5";
+  io::saveCheckpoint(path, s);
+  bool same = true;
+  for (auto _ : state) {
+    const LearnerState back = io::loadCheckpoint(path);
+    same = same && back.parameters.size() == s.parameters.size();
+    benchmark::DoNotOptimize(back.state.data());
+  }
+  if (!same || io::loadCheckpoint(path).parameters != s.parameters) fail(state, "read back wrong");
+  std::remove(path.c_str());
+  state.SetBytesProcessed(state.iterations() * bytesOf(s));
+}
+
+void plainWrite(benchmark::State& state) {
+  const LearnerState s = adamState(state.range(0));
+  const std::string path = folder() + "/kfield_bench_plain.bin";
+  for (auto _ : state) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return fail(state, "cannot create " + path);
+    std::fwrite(s.parameters.data(), 8, s.parameters.size(), f);
+    std::fwrite(s.state.data(), 8, s.state.size(), f);
+    std::fflush(f);
+    fsync(fileno(f));
+    std::fclose(f);
+  }
+  std::remove(path.c_str());
+  state.SetBytesProcessed(state.iterations() * bytesOf(s));
+}
+
+void plainRead(benchmark::State& state) {
+  const LearnerState s = adamState(state.range(0));
+  const std::string path = folder() + "/kfield_bench_plain.bin";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return fail(state, "cannot create " + path);
+    std::fwrite(s.parameters.data(), 8, s.parameters.size(), f);
+    std::fwrite(s.state.data(), 8, s.state.size(), f);
+    std::fclose(f);
+  }
+  std::vector<Word> words;
+  for (auto _ : state) {
+    // As a load function would: new vectors each time, as loadCheckpoint returns.
+    std::vector<Word> parameters(s.parameters.size());
+    words.assign(s.state.size(), 0);
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    const std::size_t got = std::fread(parameters.data(), 8, parameters.size(), f) +
+                            std::fread(words.data(), 8, words.size(), f);
+    std::fclose(f);
+    if (got != parameters.size() + words.size()) return fail(state, "short read");
+    benchmark::DoNotOptimize(words.data());
+  }
+  if (words != s.state) fail(state, "read back wrong");
+  std::remove(path.c_str());
+  state.SetBytesProcessed(state.iterations() * bytesOf(s));
+}
+
+}  // namespace
+
+void registerBenchmarks() {
+  for (auto [name, body] : {std::pair{"Checkpoint/Write", checkpointWrite},
+                            std::pair{"Checkpoint/Read", checkpointRead},
+                            std::pair{"Plain/Write", plainWrite}, std::pair{"Plain/Read", plainRead}}) {
+    benchmark::RegisterBenchmark(name, body)
+        ->ArgName("parameters")
+        ->Arg(100000)
+        ->Arg(10000000)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
+}
+
+}  // namespace kfield::bench

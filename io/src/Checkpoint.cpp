@@ -1,0 +1,103 @@
+#include "kfield/io/Checkpoint.hpp"
+
+#include "Format.hpp"
+
+#include "kfield/impl/Bits.hpp"
+
+#include <cstring>
+
+namespace kfield::io {
+
+namespace {
+
+constexpr const char* kKind = "learner-checkpoint";
+
+// Words are binary64 values: stored as float64, bits unchanged, with no copy.
+void writeWords(const impl::Group& g, const std::string& name, const std::vector<Word>& words) {
+  const std::uint64_t n = words.size();
+  const impl::Dataset d = g.create<double>(name, {n});
+  if (n > 0) d.writeRaw(words.data(), impl::Type::Float64, 0, n);
+}
+
+std::vector<Word> readWords(const impl::Group& g, const std::string& name) {
+  const impl::Dataset d = g.dataset(name);
+  if (d.dims().size() != 1) d.require(impl::Type::Float64, {d.elements()});
+  d.require(impl::Type::Float64, d.dims());
+  std::vector<Word> words(static_cast<std::size_t>(d.elements()));
+  d.readRaw(words.data(), impl::Type::Float64, 0, d.elements());
+  return words;
+}
+
+Digest digestOf(const impl::Group& g, const std::string& name) {
+  const std::string hex = g.stringAttribute(name);
+  Digest d{};
+  auto nibble = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  bool ok = hex.size() == 2 * d.size();
+  for (std::size_t j = 0; ok && j < d.size(); ++j) {
+    const int hi = nibble(hex[2 * j]), lo = nibble(hex[2 * j + 1]);
+    ok = hi >= 0 && lo >= 0;
+    d[j] = static_cast<unsigned char>(16 * hi + lo);
+  }
+  if (!ok) g.fail("attribute " + name + " is not 64 hexadecimal digits: '" + hex + "'");
+  return d;
+}
+
+std::int64_t nonNegative(const impl::Group& g, const std::string& name) {
+  const std::int64_t v = g.intAttribute(name);
+  if (v < 0) g.fail("attribute " + name + " = " + std::to_string(v) + " is negative");
+  return v;
+}
+
+}  // namespace
+
+void saveCheckpoint(const std::string& path, const LearnerState& s,
+                    const CheckpointOptions& options) {
+  if (s.parameters.size() != static_cast<std::size_t>(s.parameterCount)) {
+    throw FileError("kfield::io::saveCheckpoint", path,
+                    "the state holds " + std::to_string(s.parameters.size()) +
+                        " parameters but says " + std::to_string(s.parameterCount));
+  }
+  impl::writeAtomically(path, options.keep, [&](impl::File& file) {
+    impl::writeHeader(file, kKind);
+    const impl::Group g = file.createGroup("learner");
+    g.setAttribute("step", s.step);
+    g.setAttribute("rate", valueOf(s.rate));
+    g.setAttribute("owners", s.owners);
+    g.setAttribute("sample_width", s.sampleWidth);
+    g.setAttribute("samples", s.samples);
+    g.setAttribute("numerical_contract", s.numericalContract);
+    g.setAttribute("system_identity", describe(s.systemIdentity));
+    g.setAttribute("learner_identity", describe(s.learnerIdentity));
+    g.setAttribute("rule_identity", describe(s.ruleIdentity));
+    writeWords(g, "parameters", s.parameters);
+    writeWords(g, "state", s.state);
+    g.write("sample_hashes", {std::uint64_t(s.sampleHashes.size())}, s.sampleHashes.data());
+  });
+}
+
+LearnerState loadCheckpoint(const std::string& path) {
+  const impl::File file = impl::openKind(path, kKind);
+  const impl::Group g = file.group("learner");
+  LearnerState s;
+  s.step = nonNegative(g, "step");
+  s.rate = wordOf(g.doubleAttribute("rate"));
+  s.owners = nonNegative(g, "owners");
+  s.sampleWidth = nonNegative(g, "sample_width");
+  s.samples = nonNegative(g, "samples");
+  s.numericalContract = g.stringAttribute("numerical_contract");
+  s.systemIdentity = digestOf(g, "system_identity");
+  s.learnerIdentity = digestOf(g, "learner_identity");
+  s.ruleIdentity = digestOf(g, "rule_identity");
+
+  s.parameters = readWords(g, "parameters");
+  s.parameterCount = static_cast<std::int64_t>(s.parameters.size());
+  s.state = readWords(g, "state");
+  const impl::Dataset h = g.dataset("sample_hashes");
+  h.require(impl::Type::UInt64, {std::uint64_t(s.samples)});
+  s.sampleHashes = h.readAll<std::uint64_t>();
+  return s;
+}
+
+}  // namespace kfield::io

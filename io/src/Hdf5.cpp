@@ -1,0 +1,486 @@
+#include "Hdf5.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace kfield::io::impl {
+
+namespace {
+
+constexpr const char* kWho = "kfield::io";
+
+// HDF5 prints its error stack to stderr by default: kfield reports the message itself.
+void silence() {
+  static const bool done = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)done;
+}
+
+hid_t fileType(Type t) {
+  switch (t) {
+    case Type::Float64: return H5T_IEEE_F64LE;
+    case Type::Int64: return H5T_STD_I64LE;
+    case Type::UInt64: return H5T_STD_U64LE;
+    case Type::UInt8: return H5T_STD_U8LE;
+  }
+  return -1;
+}
+
+hid_t memoryType(Type t) {
+  switch (t) {
+    case Type::Float64: return H5T_NATIVE_DOUBLE;
+    case Type::Int64: return H5T_NATIVE_INT64;
+    case Type::UInt64: return H5T_NATIVE_UINT64;
+    case Type::UInt8: return H5T_NATIVE_UCHAR;
+  }
+  return -1;
+}
+
+// A stored type as a message names it.
+std::string describeType(hid_t type) {
+  const std::size_t bits = 8 * H5Tget_size(type);
+  switch (H5Tget_class(type)) {
+    case H5T_FLOAT: return "float" + std::to_string(bits);
+    case H5T_INTEGER:
+      return (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(bits);
+    case H5T_STRING: return "string";
+    case H5T_COMPOUND: return "compound";
+    default: return "another type";
+  }
+}
+
+std::string describeDims(const std::vector<std::uint64_t>& dims) {
+  std::string out = "[";
+  for (std::size_t j = 0; j < dims.size(); ++j) out += (j ? ", " : "") + std::to_string(dims[j]);
+  return out + "]";
+}
+
+Id stringType() {
+  Id t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t.get(), H5T_VARIABLE);
+  H5Tset_cset(t.get(), H5T_CSET_UTF8);
+  return t;
+}
+
+Id scalarSpace() { return Id(H5Screate(H5S_SCALAR), H5Sclose); }
+
+}  // namespace
+
+std::string hdf5Message() {
+  std::string innermost;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_DOWNWARD,
+      [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+        if (e->desc && *e->desc) *static_cast<std::string*>(out) = e->desc;
+        return 0;
+      },
+      &innermost);
+  H5Eclear2(H5E_DEFAULT);
+  return innermost.empty() ? "HDF5 gave no reason" : innermost;
+}
+
+const char* typeName(Type type) {
+  switch (type) {
+    case Type::Float64: return "float64";
+    case Type::Int64: return "int64";
+    case Type::UInt64: return "uint64";
+    case Type::UInt8: return "uint8";
+  }
+  return "?";
+}
+
+Id& Id::operator=(Id&& o) noexcept {
+  if (this != &o) {
+    reset();
+    id_ = o.id_, close_ = o.close_;
+    o.id_ = -1;
+  }
+  return *this;
+}
+
+void Id::reset() {
+  if (id_ >= 0 && close_) close_(id_);
+  id_ = -1;
+}
+
+// ---- groups ---------------------------------------------------------------------------------
+
+void Group::fail(const std::string& what) const {
+  throw FileError(kWho, file_, (path_ == "/" ? "" : path_ + ": ") + what);
+}
+
+std::string Group::child(const std::string& name) const {
+  return path_ == "/" ? "/" + name : path_ + "/" + name;
+}
+
+bool Group::has(const std::string& name) const {
+  const htri_t found = H5Lexists(id_.get(), name.c_str(), H5P_DEFAULT);
+  if (found < 0) hdf5Message();
+  return found > 0;
+}
+
+Group Group::createGroup(const std::string& name) const {
+  Id g(H5Gcreate2(id_.get(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (g.get() < 0) fail("cannot create group " + name + " (" + hdf5Message() + ")");
+  return Group(std::move(g), file_, child(name));
+}
+
+Group Group::group(const std::string& name) const {
+  if (!has(name)) fail("no group " + child(name) + " (the file is not complete)");
+  Id g(H5Gopen2(id_.get(), name.c_str(), H5P_DEFAULT), H5Gclose);
+  if (g.get() < 0) fail(child(name) + " is not a group (" + hdf5Message() + ")");
+  return Group(std::move(g), file_, child(name));
+}
+
+std::vector<std::string> Group::members() const {
+  std::vector<std::string> names;
+  H5Literate(
+      id_.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->push_back(name);
+        return 0;
+      },
+      &names);
+  return names;
+}
+
+std::vector<std::string> Group::attributeNames() const {
+  std::vector<std::string> names;
+  H5Aiterate2(
+      id_.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->push_back(name);
+        return 0;
+      },
+      &names);
+  return names;
+}
+
+void Group::setAttribute(const std::string& name, const std::string& value) const {
+  Id type = stringType();
+  Id space = scalarSpace();
+  Id a(H5Acreate2(id_.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+       H5Aclose);
+  const char* text = value.c_str();
+  if (a.get() < 0 || H5Awrite(a.get(), type.get(), &text) < 0) {
+    fail("cannot write attribute " + name + " (" + hdf5Message() + ")");
+  }
+}
+
+void Group::setAttribute(const std::string& name, std::int64_t value) const {
+  Id space = scalarSpace();
+  Id a(H5Acreate2(id_.get(), name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+       H5Aclose);
+  if (a.get() < 0 || H5Awrite(a.get(), H5T_NATIVE_INT64, &value) < 0) {
+    fail("cannot write attribute " + name + " (" + hdf5Message() + ")");
+  }
+}
+
+void Group::setAttribute(const std::string& name, double value) const {
+  Id space = scalarSpace();
+  Id a(H5Acreate2(id_.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                  H5P_DEFAULT),
+       H5Aclose);
+  if (a.get() < 0 || H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value) < 0) {
+    fail("cannot write attribute " + name + " (" + hdf5Message() + ")");
+  }
+}
+
+namespace {
+// An attribute opened for reading, checked to be a scalar of the given class.
+Id openAttribute(const Group& g, hid_t where, const std::string& name, H5T_class_t expected,
+                 const char* expectedName) {
+  if (H5Aexists(where, name.c_str()) <= 0) {
+    hdf5Message();
+    g.fail("no attribute " + name);
+  }
+  Id a(H5Aopen(where, name.c_str(), H5P_DEFAULT), H5Aclose);
+  if (a.get() < 0) g.fail("cannot open attribute " + name + " (" + hdf5Message() + ")");
+  Id type(H5Aget_type(a.get()), H5Tclose);
+  Id space(H5Aget_space(a.get()), H5Sclose);
+  if (H5Tget_class(type.get()) != expected || H5Sget_simple_extent_npoints(space.get()) != 1) {
+    g.fail("attribute " + name + " is " + describeType(type.get()) + ", expected a " +
+           expectedName);
+  }
+  return a;
+}
+}  // namespace
+
+std::string Group::stringAttribute(const std::string& name) const {
+  Id a = openAttribute(*this, id_.get(), name, H5T_STRING, "string");
+  Id stored(H5Aget_type(a.get()), H5Tclose);
+  if (H5Tis_variable_str(stored.get()) > 0) {
+    Id type = stringType();
+    char* text = nullptr;
+    if (H5Aread(a.get(), type.get(), &text) < 0) {
+      fail("cannot read attribute " + name + " (" + hdf5Message() + ")");
+    }
+    std::string out = text ? text : "";
+    H5free_memory(text);
+    return out;
+  }
+  const std::size_t size = H5Tget_size(stored.get());  // a fixed-length string
+  std::string out(size, '\0');
+  Id type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), size);
+  if (H5Aread(a.get(), type.get(), out.data()) < 0) {
+    fail("cannot read attribute " + name + " (" + hdf5Message() + ")");
+  }
+  return out.substr(0, out.find('\0'));
+}
+
+std::int64_t Group::intAttribute(const std::string& name) const {
+  Id a = openAttribute(*this, id_.get(), name, H5T_INTEGER, "integer");
+  std::int64_t value = 0;
+  if (H5Aread(a.get(), H5T_NATIVE_INT64, &value) < 0) {
+    fail("cannot read attribute " + name + " (" + hdf5Message() + ")");
+  }
+  return value;
+}
+
+double Group::doubleAttribute(const std::string& name) const {
+  Id a = openAttribute(*this, id_.get(), name, H5T_FLOAT, "float");
+  double value = 0;
+  if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &value) < 0) {
+    fail("cannot read attribute " + name + " (" + hdf5Message() + ")");
+  }
+  return value;
+}
+
+std::string Group::attributeText(const std::string& name) const {
+  Id a(H5Aopen(id_.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
+  if (a.get() < 0) fail("cannot open attribute " + name + " (" + hdf5Message() + ")");
+  Id type(H5Aget_type(a.get()), H5Tclose);
+  switch (H5Tget_class(type.get())) {
+    case H5T_STRING: return "\"" + stringAttribute(name) + "\"";
+    case H5T_INTEGER: return std::to_string(intAttribute(name));
+    case H5T_FLOAT: {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", doubleAttribute(name));
+      return text;
+    }
+    default: return "(" + describeType(type.get()) + ")";
+  }
+}
+
+bool Group::isGroup(const std::string& name) const {
+  // H5Oopen and H5Iget_type: the same in HDF5 1.10, 1.12 and 1.14 (H5Oget_info is not).
+  Id object(H5Oopen(id_.get(), name.c_str(), H5P_DEFAULT), H5Oclose);
+  if (object.get() < 0) fail("cannot read " + child(name) + " (" + hdf5Message() + ")");
+  return H5Iget_type(object.get()) == H5I_GROUP;
+}
+
+template <class T>
+Dataset Group::create(const std::string& name, const std::vector<std::uint64_t>& dims,
+                      const Storage& storage) const {
+  std::vector<hsize_t> d(dims.begin(), dims.end());
+  Id space(H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose);
+  Id dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  std::uint64_t elements = 1;
+  for (auto n : dims) elements *= n;
+  if (elements > 0) {  // empty datasets have no chunks to check
+    std::vector<hsize_t> chunk(d);
+    std::uint64_t rowElements = 1;
+    for (std::size_t j = 1; j < d.size(); ++j) rowElements *= d[j];
+    if (!chunk.empty()) {
+      chunk[0] = std::clamp<hsize_t>(storage.chunkElements / std::max<std::uint64_t>(rowElements, 1),
+                                     1, d[0]);
+    }
+    H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data());
+    if (storage.deflate > 0) H5Pset_deflate(dcpl.get(), static_cast<unsigned>(storage.deflate));
+    if (storage.fletcher32) H5Pset_fletcher32(dcpl.get());
+  }
+  Id ds(H5Dcreate2(id_.get(), name.c_str(), fileType(typeOf<T>()), space.get(), H5P_DEFAULT,
+                   dcpl.get(), H5P_DEFAULT),
+        H5Dclose);
+  if (ds.get() < 0) fail("cannot create dataset " + name + " (" + hdf5Message() + ")");
+  return Dataset(std::move(ds), *this, child(name));
+}
+
+template <class T>
+void Group::write(const std::string& name, const std::vector<std::uint64_t>& dims, const T* data,
+                  const Storage& storage) const {
+  Dataset ds = create<T>(name, dims, storage);
+  if (ds.elements() > 0) ds.writeRows(data, 0, dims.empty() ? 1 : dims[0]);
+}
+
+Dataset Group::dataset(const std::string& name) const {
+  if (!has(name)) fail("no dataset " + child(name) + " (the file is not complete)");
+  Id ds(H5Dopen2(id_.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (ds.get() < 0) fail(child(name) + " is not a dataset (" + hdf5Message() + ")");
+  return Dataset(std::move(ds), *this, child(name));
+}
+
+// ---- datasets -------------------------------------------------------------------------------
+
+Dataset::Dataset(Id id, const Group& at, std::string path)
+    : id_(std::move(id)), file_(at.file()), path_(std::move(path)) {
+  Id space(H5Dget_space(id_.get()), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) fail("cannot read its shape (" + hdf5Message() + ")");
+  std::vector<hsize_t> d(static_cast<std::size_t>(rank));
+  H5Sget_simple_extent_dims(space.get(), d.data(), nullptr);
+  dims_.assign(d.begin(), d.end());
+}
+
+void Dataset::fail(const std::string& what) const {
+  throw FileError(kWho, file_, path_ + ": " + what);
+}
+
+std::uint64_t Dataset::elements() const {
+  std::uint64_t n = 1;
+  for (auto d : dims_) n *= d;
+  return n;
+}
+
+Type Dataset::type() const {
+  Id t(H5Dget_type(id_.get()), H5Tclose);
+  for (Type k : {Type::Float64, Type::Int64, Type::UInt64, Type::UInt8}) {
+    if (H5Tequal(t.get(), fileType(k)) > 0) return k;
+  }
+  fail("its type " + describeType(t.get()) + " is none kfield stores");
+}
+
+bool Dataset::checksummed() const {
+  Id dcpl(H5Dget_create_plist(id_.get()), H5Pclose);
+  const int filters = H5Pget_nfilters(dcpl.get());
+  for (int j = 0; j < filters; ++j) {
+    unsigned flags = 0;
+    std::size_t n = 0;
+    if (H5Pget_filter2(dcpl.get(), static_cast<unsigned>(j), &flags, &n, nullptr, 0, nullptr,
+                       nullptr) == H5Z_FILTER_FLETCHER32) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void Dataset::require(Type t, const std::vector<std::uint64_t>& dims) const {
+  Id stored(H5Dget_type(id_.get()), H5Tclose);
+  if (H5Tequal(stored.get(), fileType(t)) <= 0) {
+    fail("is " + describeType(stored.get()) + ", expected " + typeName(t));
+  }
+  if (dims_ != dims) fail("has shape " + describeDims(dims_) + ", expected " + describeDims(dims));
+}
+
+template <class T>
+void Dataset::read(T* out, std::uint64_t first, std::uint64_t rows) const {
+  readRaw(out, typeOf<T>(), first, rows);
+}
+
+void Dataset::readRaw(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const {
+  if (elements() == 0 || rows == 0) return;
+  Id fileSpace(H5Dget_space(id_.get()), H5Sclose);
+  std::vector<hsize_t> start(dims_.size(), 0), count(dims_.begin(), dims_.end());
+  if (!dims_.empty()) start[0] = first, count[0] = rows;
+  if (!dims_.empty()) {
+    H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                        nullptr);
+  }
+  Id memSpace(dims_.empty() ? H5Screate(H5S_SCALAR)
+                            : H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+              H5Sclose);
+  if (H5Dread(id_.get(), memoryType(memory), memSpace.get(), fileSpace.get(), H5P_DEFAULT, out) <
+      0) {
+    const std::string why = hdf5Message();
+    if (checksummed() && (why.find("Fletcher32") != std::string::npos ||
+                          why.find("filter") != std::string::npos)) {
+      fail("checksum mismatch (Fletcher32): the file is corrupted (HDF5: " + why + ")");
+    }
+    fail("cannot be read (HDF5: " + why + ")");
+  }
+}
+
+template <class T>
+std::vector<T> Dataset::readAll() const {
+  std::vector<T> out(static_cast<std::size_t>(elements()));
+  read(out.data());
+  return out;
+}
+
+template <class T>
+void Dataset::writeRows(const T* data, std::uint64_t first, std::uint64_t rows) const {
+  writeRaw(data, typeOf<T>(), first, rows);
+}
+
+void Dataset::writeRaw(const void* data, Type memory, std::uint64_t first,
+                       std::uint64_t rows) const {
+  Id fileSpace(H5Dget_space(id_.get()), H5Sclose);
+  std::vector<hsize_t> start(dims_.size(), 0), count(dims_.begin(), dims_.end());
+  if (!dims_.empty()) start[0] = first, count[0] = rows;
+  if (!dims_.empty()) {
+    H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                        nullptr);
+  }
+  Id memSpace(dims_.empty() ? H5Screate(H5S_SCALAR)
+                            : H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+              H5Sclose);
+  if (H5Dwrite(id_.get(), memoryType(memory), memSpace.get(), fileSpace.get(), H5P_DEFAULT, data) <
+      0) {
+    fail("cannot be written (" + hdf5Message() + ")");
+  }
+}
+
+#define KFIELD_IO_TYPES(T)                                                                     \
+  template Dataset Group::create<T>(const std::string&, const std::vector<std::uint64_t>&,     \
+                                    const Storage&) const;                                     \
+  template void Group::write<T>(const std::string&, const std::vector<std::uint64_t>&,         \
+                                const T*, const Storage&) const;                               \
+  template void Dataset::read<T>(T*, std::uint64_t, std::uint64_t) const;                      \
+  template std::vector<T> Dataset::readAll<T>() const;                                         \
+  template void Dataset::writeRows<T>(const T*, std::uint64_t, std::uint64_t) const;
+KFIELD_IO_TYPES(double)
+KFIELD_IO_TYPES(std::int64_t)
+KFIELD_IO_TYPES(std::uint64_t)
+KFIELD_IO_TYPES(unsigned char)
+#undef KFIELD_IO_TYPES
+
+// ---- files ----------------------------------------------------------------------------------
+
+File File::open(const std::string& path) {
+  silence();
+  auto refuse = [&](const std::string& what) -> File { throw FileError(kWho, path, what); };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return refuse(errno == ENOENT ? "no such file" : std::string(std::strerror(errno)));
+  }
+  if (S_ISDIR(st.st_mode)) return refuse("is a directory, not an HDF5 file");
+  if (::access(path.c_str(), R_OK) != 0) return refuse("permission denied (cannot read it)");
+  const htri_t isHdf5 = H5Fis_hdf5(path.c_str());
+  if (isHdf5 == 0) return refuse("not an HDF5 file");
+  if (isHdf5 < 0) return refuse("not a readable HDF5 file (HDF5: " + hdf5Message() + ")");
+  Id f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (f.get() < 0) {
+    return refuse("truncated or damaged HDF5 file (HDF5: " + hdf5Message() + ")");
+  }
+  return File(std::move(f), path, "/");
+}
+
+File File::create(const std::string& path) {
+  silence();
+  Id f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  if (f.get() < 0) {
+    const std::string why = hdf5Message();
+    throw FileError(kWho, path,
+                    "cannot create it (" + (errno ? std::string(std::strerror(errno)) + "; " : "") +
+                        "HDF5: " + why + ")");
+  }
+  return File(std::move(f), path, "/");
+}
+
+void File::close() {
+  if (id_.get() < 0) return;
+  const hid_t f = id_.get();
+  if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) fail("cannot flush it (" + hdf5Message() + ")");
+  id_.release();
+  if (H5Fclose(f) < 0) fail("cannot close it (" + hdf5Message() + ")");
+}
+
+}  // namespace kfield::io::impl

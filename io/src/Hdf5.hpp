@@ -1,0 +1,139 @@
+// kfield's own thin RAII layer over HDF5's C library (private to io/): handles that close
+// themselves, groups with typed attributes and datasets, and every failure turned into one
+// FileError naming the file, the object and HDF5's innermost message.
+#ifndef KFIELD_IO_SRC_HDF5_HPP
+#define KFIELD_IO_SRC_HDF5_HPP
+
+#include "kfield/io/FileError.hpp"
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kfield::io::impl {
+
+// An HDF5 identifier that closes itself.
+class Id {
+ public:
+  using Close = herr_t (*)(hid_t);
+  Id() = default;
+  Id(hid_t id, Close close) : id_(id), close_(close) {}
+  Id(Id&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+  Id& operator=(Id&& o) noexcept;
+  Id(const Id&) = delete;
+  Id& operator=(const Id&) = delete;
+  ~Id() { reset(); }
+  hid_t get() const { return id_; }
+  void reset();
+  void release() { id_ = -1; }  // the caller closes it
+
+ private:
+  hid_t id_ = -1;
+  Close close_ = nullptr;
+};
+
+// The element types kfield stores, and their names in messages ("float64", "uint64", ...).
+enum class Type { Float64, Int64, UInt64, UInt8 };
+const char* typeName(Type type);
+template <class T> constexpr Type typeOf();
+template <> constexpr Type typeOf<double>() { return Type::Float64; }
+template <> constexpr Type typeOf<std::int64_t>() { return Type::Int64; }
+template <> constexpr Type typeOf<std::uint64_t>() { return Type::UInt64; }
+template <> constexpr Type typeOf<unsigned char>() { return Type::UInt8; }
+
+// How a dataset is laid out: chunks of about `chunkElements` (along the first dimension, whole
+// rows), Fletcher32 checksums per chunk, deflate level 0 (off) to 9.
+struct Storage {
+  std::uint64_t chunkElements = std::uint64_t(1) << 20;
+  bool fletcher32 = true;
+  int deflate = 0;
+};
+
+class Dataset;
+
+// A group of a file (the root is the file's "/").
+class Group {
+ public:
+  const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }
+  [[noreturn]] void fail(const std::string& what) const;  // "FILE: PATH: what"
+
+  Group createGroup(const std::string& name) const;
+  Group group(const std::string& name) const;  // refuses a missing group by name
+  bool has(const std::string& name) const;
+
+  void setAttribute(const std::string& name, const std::string& value) const;
+  void setAttribute(const std::string& name, std::int64_t value) const;
+  void setAttribute(const std::string& name, double value) const;
+  std::string stringAttribute(const std::string& name) const;
+  std::int64_t intAttribute(const std::string& name) const;
+  double doubleAttribute(const std::string& name) const;
+  std::vector<std::string> attributeNames() const;
+  std::string attributeText(const std::string& name) const;  // any scalar, as text
+  bool isGroup(const std::string& name) const;
+  std::vector<std::string> members() const;  // names of groups and datasets, sorted
+
+  template <class T>
+  Dataset create(const std::string& name, const std::vector<std::uint64_t>& dims,
+                 const Storage& storage = {}) const;
+  template <class T>
+  void write(const std::string& name, const std::vector<std::uint64_t>& dims, const T* data,
+             const Storage& storage = {}) const;
+  Dataset dataset(const std::string& name) const;  // refuses a missing dataset by name
+
+ protected:
+  Group(Id id, std::string file, std::string path)
+      : id_(std::move(id)), file_(std::move(file)), path_(std::move(path)) {}
+  std::string child(const std::string& name) const;
+  Id id_;
+  std::string file_, path_;
+};
+
+class Dataset {
+ public:
+  const std::string& path() const { return path_; }
+  std::vector<std::uint64_t> dims() const { return dims_; }
+  std::uint64_t elements() const;
+  Type type() const;  // refuses a type kfield does not store
+  bool checksummed() const;
+  // Refuses (naming the dataset) another type or another shape.
+  void require(Type type, const std::vector<std::uint64_t>& dims) const;
+  // The rows [first, first + rows) of the first dimension (all of it: 0, dims[0]).
+  template <class T> void read(T* out, std::uint64_t first, std::uint64_t rows) const;
+  template <class T> void read(T* out) const { read(out, 0, dims_.empty() ? 1 : dims_[0]); }
+  template <class T> std::vector<T> readAll() const;
+  template <class T> void writeRows(const T* data, std::uint64_t first, std::uint64_t rows) const;
+  // The same with the memory's element type given: binary64 values held as their 64-bit
+  // words are read and written as Float64, bits unchanged, with no copy.
+  void readRaw(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const;
+  void writeRaw(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;
+
+ private:
+  friend class Group;
+  Dataset(Id id, const Group& at, std::string path);
+  [[noreturn]] void fail(const std::string& what) const;
+  Id id_;
+  std::string file_, path_;
+  std::vector<std::uint64_t> dims_;
+};
+
+// A file, open for reading or newly created (truncating any file of that name).
+class File : public Group {
+ public:
+  // Refuses, naming the file: missing, a directory, unreadable, not HDF5, damaged.
+  static File open(const std::string& path);
+  static File create(const std::string& path);
+  void close();  // flushes and closes, reporting a failure (a destructor cannot)
+
+ private:
+  using Group::Group;
+};
+
+// HDF5's innermost message for the failure just seen (its stack is printed nowhere).
+std::string hdf5Message();
+
+}  // namespace kfield::io::impl
+
+#endif
