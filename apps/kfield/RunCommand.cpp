@@ -4,6 +4,7 @@
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/Errors.hpp>
+#include <kfield/io/Export.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <unistd.h>
@@ -31,6 +32,7 @@ struct RunOptions {
   bool radiusGiven = false;
   bool print = false;
   std::string out;
+  std::int64_t every = 0;  // 0: the final field only
 };
 
 std::string programNames() {
@@ -67,8 +69,9 @@ int runProgram(const RunOptions& o) {
     throw UserError("--max-rounds must be >= 1, got " + std::to_string(o.maxRounds));
   }
   if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
-  if (!o.out.empty()) {
-    throw UserError("--out " + o.out + ": HDF5 export is not available in this build yet");
+  if (o.every < 0 || (o.every > 0 && o.out.empty())) {
+    throw UserError(o.out.empty() ? "--every needs --out FILE.h5"
+                                  : "--every must be >= 1, got " + std::to_string(o.every));
   }
   const lib::LibraryProgram* chosen = lib::findProgram(o.program);
   if (!chosen) {
@@ -115,14 +118,23 @@ int runProgram(const RunOptions& o) {
     for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
   }
 
+  std::unique_ptr<io::SimulationExport> exported;
+  if (!o.out.empty()) {
+    exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples);
+  }
+  std::int64_t lastExported = -1;
+  auto snapshot = [&](std::int64_t round) {
+    exported->append(round, sim.output());
+    lastExported = round;
+  };
   const auto start = std::chrono::steady_clock::now();
   std::int64_t ran = 0;
   {
     const std::int64_t total = o.rounds >= 0 ? o.rounds : o.maxRounds;
     Progress progress(total);
-    const std::int64_t step = std::max<std::int64_t>(1, total / 100);
+    const std::int64_t step = o.every > 0 ? o.every : std::max<std::int64_t>(1, total / 100);
     while (ran < total) {
-      const std::int64_t k = std::min(step, total - ran);
+      const std::int64_t k = std::min(step - ran % step, total - ran);
       if (o.rounds >= 0) {
         sim.run(k);
         ran += k;
@@ -132,7 +144,12 @@ int runProgram(const RunOptions& o) {
         if (*std::max_element(done.begin(), done.end()) < k) break;
       }
       progress.update(ran);
+      if (o.every > 0 && ran % o.every == 0) snapshot(ran);
     }
+  }
+  if (exported) {
+    if (lastExported != ran) snapshot(ran);
+    exported->finish();
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -182,7 +199,9 @@ Command addRunCommand(CLI::App& app) {
   run->add_option("--source", o->sources, "Source device(s); channel: source then destination");
   run->add_option("--radius", o->radius, "election: hops between leaders (default 2)");
   run->add_flag("--print", o->print, "Write the final field, one 'device value' line each");
-  run->add_option("--out", o->out, "Write the fields to an HDF5 file");
+  run->add_option("--out", o->out,
+                  "Write the network and the field of every sample to an HDF5 file (h5py reads it)");
+  run->add_option("--every", o->every, "With --out: a snapshot every K rounds (default: the last)");
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
             o->radiusGiven = run->count("--radius") > 0;

@@ -86,36 +86,51 @@ bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0;
 
 }  // namespace
 
-void writeAtomically(const std::string& path, int keep, const std::function<void(File&)>& body) {
+namespace {
+void checkKeep(const std::string& path, int keep) {
   if (keep < 1) {
     throw FileError("kfield::io", path, "keep = " + std::to_string(keep) + " (must be >= 1)");
   }
-  const std::string partial = path + ".partial";
-  try {
-    File file = File::create(partial);
-    body(file);
-    file.close();
-    syncPath(partial, false);
-  } catch (...) {
-    std::remove(partial.c_str());
-    throw;
-  }
-  auto version = [&](int j) { return path + "." + std::to_string(j); };
-  if (keep >= 2 && exists(path)) {
-    for (int j = keep - 1; j >= 2; --j) {
+}
+}  // namespace
+
+AtomicFile::AtomicFile(std::string path, int keep)
+    : path_((checkKeep(path, keep), std::move(path))), keep_(keep),
+      file_(File::create(path_ + ".partial")) {}
+
+AtomicFile::~AtomicFile() {
+  if (committed_) return;
+  file_ = File::closed();
+  std::remove((path_ + ".partial").c_str());
+}
+
+void AtomicFile::commit() {
+  const std::string partial = path_ + ".partial";
+  file_.close();
+  syncPath(partial, false);
+  auto version = [&](int j) { return path_ + "." + std::to_string(j); };
+  if (keep_ >= 2 && exists(path_)) {
+    for (int j = keep_ - 1; j >= 2; --j) {
       if (exists(version(j - 1)) && std::rename(version(j - 1).c_str(), version(j).c_str()) != 0) {
         systemFailure(version(j), "cannot keep the previous version");
       }
     }
     std::remove(version(1).c_str());
-    if (::link(path.c_str(), version(1).c_str()) != 0) {
+    if (::link(path_.c_str(), version(1).c_str()) != 0) {
       systemFailure(version(1), "cannot keep the previous version");
     }
   }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    systemFailure(path, "cannot rename " + partial + " over it");
+  if (std::rename(partial.c_str(), path_.c_str()) != 0) {
+    systemFailure(path_, "cannot rename " + partial + " over it");
   }
-  syncPath(folderOf(path), true);
+  syncPath(folderOf(path_), true);
+  committed_ = true;
+}
+
+void writeAtomically(const std::string& path, int keep, const std::function<void(File&)>& body) {
+  AtomicFile out(path, keep);
+  body(out.file());
+  out.commit();
 }
 
 }  // namespace kfield::io::impl

@@ -27,6 +27,24 @@ Provenance readProvenance(const File& file);
 // to PATH.<keep - 1>. At every moment PATH (or, during the rename, PATH.1) is a complete file.
 void writeAtomically(const std::string& path, int keep, const std::function<void(File&)>& body);
 
+// The same for a file written over time (an export): PATH.partial until commit(); dropped
+// (PATH untouched) when destroyed uncommitted.
+class AtomicFile {
+ public:
+  AtomicFile(std::string path, int keep);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  File& file() { return file_; }
+  void commit();
+
+ private:
+  std::string path_;
+  int keep_;
+  File file_;
+  bool committed_ = false;
+};
+
 }  // namespace kfield::io::impl
 
 #endif

@@ -27,6 +27,7 @@ hid_t fileType(Type t) {
   switch (t) {
     case Type::Float64: return H5T_IEEE_F64LE;
     case Type::Int64: return H5T_STD_I64LE;
+    case Type::Int32: return H5T_STD_I32LE;
     case Type::UInt64: return H5T_STD_U64LE;
     case Type::UInt8: return H5T_STD_U8LE;
   }
@@ -37,6 +38,7 @@ hid_t memoryType(Type t) {
   switch (t) {
     case Type::Float64: return H5T_NATIVE_DOUBLE;
     case Type::Int64: return H5T_NATIVE_INT64;
+    case Type::Int32: return H5T_NATIVE_INT32;
     case Type::UInt64: return H5T_NATIVE_UINT64;
     case Type::UInt8: return H5T_NATIVE_UCHAR;
   }
@@ -90,6 +92,7 @@ const char* typeName(Type type) {
   switch (type) {
     case Type::Float64: return "float64";
     case Type::Int64: return "int64";
+    case Type::Int32: return "int32";
     case Type::UInt64: return "uint64";
     case Type::UInt8: return "uint8";
   }
@@ -280,18 +283,22 @@ bool Group::isGroup(const std::string& name) const {
 template <class T>
 Dataset Group::create(const std::string& name, const std::vector<std::uint64_t>& dims,
                       const Storage& storage) const {
-  std::vector<hsize_t> d(dims.begin(), dims.end());
-  Id space(H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose);
+  std::vector<hsize_t> d(dims.begin(), dims.end()), most(d);
+  if (storage.extendable) most.at(0) = H5S_UNLIMITED;
+  Id space(H5Screate_simple(static_cast<int>(d.size()), d.data(), most.data()), H5Sclose);
   Id dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-  std::uint64_t elements = 1;
-  for (auto n : dims) elements *= n;
-  if (elements > 0) {  // empty datasets have no chunks to check
+  std::uint64_t rowElements = 1;
+  for (std::size_t j = 1; j < d.size(); ++j) rowElements *= d[j];
+  // Empty datasets have no chunks to check (unless they grow).
+  if (storage.extendable || (!d.empty() && d[0] * rowElements > 0)) {
     std::vector<hsize_t> chunk(d);
-    std::uint64_t rowElements = 1;
-    for (std::size_t j = 1; j < d.size(); ++j) rowElements *= d[j];
-    if (!chunk.empty()) {
-      chunk[0] = std::clamp<hsize_t>(storage.chunkElements / std::max<std::uint64_t>(rowElements, 1),
-                                     1, d[0]);
+    for (auto& c : chunk) c = std::max<hsize_t>(c, 1);
+    chunk[0] = std::max<hsize_t>(1, storage.chunkElements / std::max<std::uint64_t>(rowElements, 1));
+    if (!storage.extendable) chunk[0] = std::min<hsize_t>(chunk[0], d[0]);
+    if (chunk.size() >= 2 && rowElements > storage.chunkElements) {  // rows too big: split them
+      const std::uint64_t inner = rowElements / std::max<hsize_t>(d[1], 1);
+      chunk[1] = std::clamp<hsize_t>(storage.chunkElements / std::max<std::uint64_t>(inner, 1), 1,
+                                     std::max<hsize_t>(d[1], 1));
     }
     H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data());
     if (storage.deflate > 0) H5Pset_deflate(dcpl.get(), static_cast<unsigned>(storage.deflate));
@@ -342,7 +349,7 @@ std::uint64_t Dataset::elements() const {
 
 Type Dataset::type() const {
   Id t(H5Dget_type(id_.get()), H5Tclose);
-  for (Type k : {Type::Float64, Type::Int64, Type::UInt64, Type::UInt8}) {
+  for (Type k : {Type::Float64, Type::Int64, Type::Int32, Type::UInt64, Type::UInt8}) {
     if (H5Tequal(t.get(), fileType(k)) > 0) return k;
   }
   fail("its type " + describeType(t.get()) + " is none kfield stores");
@@ -370,6 +377,30 @@ void Dataset::require(Type t, const std::vector<std::uint64_t>& dims) const {
   if (dims_ != dims) fail("has shape " + describeDims(dims_) + ", expected " + describeDims(dims));
 }
 
+void Dataset::extend(std::uint64_t rows) {
+  std::vector<hsize_t> d(dims_.begin(), dims_.end());
+  d.at(0) = rows;
+  if (H5Dset_extent(id_.get(), d.data()) < 0) fail("cannot grow (" + hdf5Message() + ")");
+  dims_.at(0) = rows;
+}
+
+Dataset::Rows Dataset::select(std::uint64_t first, std::uint64_t rows) const {
+  if (!dims_.empty() && (first > dims_[0] || rows > dims_[0] - first)) {
+    fail("rows [" + std::to_string(first) + ", " + std::to_string(first + rows) +
+         ") are outside its " + std::to_string(dims_[0]));
+  }
+  Rows at{Id(H5Dget_space(id_.get()), H5Sclose), Id()};
+  if (dims_.empty()) {
+    at.memory = Id(H5Screate(H5S_SCALAR), H5Sclose);
+    return at;
+  }
+  std::vector<hsize_t> start(dims_.size(), 0), count(dims_.begin(), dims_.end());
+  start[0] = first, count[0] = rows;
+  H5Sselect_hyperslab(at.file.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+  at.memory = Id(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose);
+  return at;
+}
+
 template <class T>
 void Dataset::read(T* out, std::uint64_t first, std::uint64_t rows) const {
   readRaw(out, typeOf<T>(), first, rows);
@@ -377,17 +408,8 @@ void Dataset::read(T* out, std::uint64_t first, std::uint64_t rows) const {
 
 void Dataset::readRaw(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const {
   if (elements() == 0 || rows == 0) return;
-  Id fileSpace(H5Dget_space(id_.get()), H5Sclose);
-  std::vector<hsize_t> start(dims_.size(), 0), count(dims_.begin(), dims_.end());
-  if (!dims_.empty()) start[0] = first, count[0] = rows;
-  if (!dims_.empty()) {
-    H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
-                        nullptr);
-  }
-  Id memSpace(dims_.empty() ? H5Screate(H5S_SCALAR)
-                            : H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
-              H5Sclose);
-  if (H5Dread(id_.get(), memoryType(memory), memSpace.get(), fileSpace.get(), H5P_DEFAULT, out) <
+  const Rows at = select(first, rows);
+  if (H5Dread(id_.get(), memoryType(memory), at.memory.get(), at.file.get(), H5P_DEFAULT, out) <
       0) {
     const std::string why = hdf5Message();
     if (checksummed() && (why.find("Fletcher32") != std::string::npos ||
@@ -412,17 +434,8 @@ void Dataset::writeRows(const T* data, std::uint64_t first, std::uint64_t rows) 
 
 void Dataset::writeRaw(const void* data, Type memory, std::uint64_t first,
                        std::uint64_t rows) const {
-  Id fileSpace(H5Dget_space(id_.get()), H5Sclose);
-  std::vector<hsize_t> start(dims_.size(), 0), count(dims_.begin(), dims_.end());
-  if (!dims_.empty()) start[0] = first, count[0] = rows;
-  if (!dims_.empty()) {
-    H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
-                        nullptr);
-  }
-  Id memSpace(dims_.empty() ? H5Screate(H5S_SCALAR)
-                            : H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
-              H5Sclose);
-  if (H5Dwrite(id_.get(), memoryType(memory), memSpace.get(), fileSpace.get(), H5P_DEFAULT, data) <
+  const Rows at = select(first, rows);
+  if (H5Dwrite(id_.get(), memoryType(memory), at.memory.get(), at.file.get(), H5P_DEFAULT, data) <
       0) {
     fail("cannot be written (" + hdf5Message() + ")");
   }
@@ -438,6 +451,7 @@ void Dataset::writeRaw(const void* data, Type memory, std::uint64_t first,
   template void Dataset::writeRows<T>(const T*, std::uint64_t, std::uint64_t) const;
 KFIELD_IO_TYPES(double)
 KFIELD_IO_TYPES(std::int64_t)
+KFIELD_IO_TYPES(std::int32_t)
 KFIELD_IO_TYPES(std::uint64_t)
 KFIELD_IO_TYPES(unsigned char)
 #undef KFIELD_IO_TYPES

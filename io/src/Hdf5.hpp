@@ -35,11 +35,12 @@ class Id {
 };
 
 // The element types kfield stores, and their names in messages ("float64", "uint64", ...).
-enum class Type { Float64, Int64, UInt64, UInt8 };
+enum class Type { Float64, Int64, Int32, UInt64, UInt8 };
 const char* typeName(Type type);
 template <class T> constexpr Type typeOf();
 template <> constexpr Type typeOf<double>() { return Type::Float64; }
 template <> constexpr Type typeOf<std::int64_t>() { return Type::Int64; }
+template <> constexpr Type typeOf<std::int32_t>() { return Type::Int32; }
 template <> constexpr Type typeOf<std::uint64_t>() { return Type::UInt64; }
 template <> constexpr Type typeOf<unsigned char>() { return Type::UInt8; }
 
@@ -49,6 +50,7 @@ struct Storage {
   std::uint64_t chunkElements = std::uint64_t(1) << 20;
   bool fletcher32 = true;
   int deflate = 0;
+  bool extendable = false;  // the first dimension grows (Dataset::extend)
 };
 
 class Dataset;
@@ -109,11 +111,16 @@ class Dataset {
   // words are read and written as Float64, bits unchanged, with no copy.
   void readRaw(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const;
   void writeRaw(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;
+  void extend(std::uint64_t rows);  // an extendable dataset's first dimension, to `rows`
 
  private:
   friend class Group;
   Dataset(Id id, const Group& at, std::string path);
   [[noreturn]] void fail(const std::string& what) const;
+  struct Rows {
+    Id file, memory;
+  };
+  Rows select(std::uint64_t first, std::uint64_t rows) const;  // refuses rows outside
   Id id_;
   std::string file_, path_;
   std::vector<std::uint64_t> dims_;
@@ -125,6 +132,7 @@ class File : public Group {
   // Refuses, naming the file: missing, a directory, unreadable, not HDF5, damaged.
   static File open(const std::string& path);
   static File create(const std::string& path);
+  static File closed() { return File(Id(), "", "/"); }  // no file
   void close();  // flushes and closes, reporting a failure (a destructor cannot)
 
  private:

@@ -48,6 +48,7 @@ struct Walk {
       switch (type) {
         case impl::Type::Float64: bytes += piece<double>(d, first, n, perRow); break;
         case impl::Type::Int64: bytes += piece<std::int64_t>(d, first, n, perRow); break;
+        case impl::Type::Int32: bytes += piece<std::int32_t>(d, first, n, perRow); break;
         case impl::Type::UInt64: bytes += piece<std::uint64_t>(d, first, n, perRow); break;
         case impl::Type::UInt8: bytes += piece<unsigned char>(d, first, n, perRow); break;
       }

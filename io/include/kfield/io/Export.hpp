@@ -1,0 +1,43 @@
+// Simulation exports (docs/file-format.md, kind "simulation-export"): the network (CSR,
+// positions, edge lengths) and a field of every sample every K rounds, chunked and
+// deflate-compressed, readable with h5py and h5dump. Written as PATH.partial and renamed over
+// PATH by finish(), so PATH is never a half-written export.
+//
+//   io::SimulationExport out("hop.h5", net, "hop-gradient", samples);
+//   out.append(sim.rounds()[0], sim.output());   // every K rounds
+//   out.finish();
+#ifndef KFIELD_IO_EXPORT_HPP
+#define KFIELD_IO_EXPORT_HPP
+
+#include "kfield/Plane.hpp"
+#include "kfield/io/FileError.hpp"
+#include "kfield/net/Network.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace kfield::io {
+
+class SimulationExport {
+ public:
+  // `field` names the dataset (/fields/<field>); rows are devices, columns samples.
+  SimulationExport(const std::string& path, const Network& network, const std::string& program,
+                   std::int64_t samples, const std::string& field = "output");
+  ~SimulationExport();  // unfinished: the partial file is removed, PATH untouched
+  SimulationExport(const SimulationExport&) = delete;
+  SimulationExport& operator=(const SimulationExport&) = delete;
+
+  // The field after `round` rounds (devices x samples): one more snapshot.
+  void append(std::int64_t round, const HostPlane& field);
+  std::int64_t snapshots() const;
+  void finish();
+
+ private:
+  struct Writer;
+  std::unique_ptr<Writer> writer_;
+};
+
+}  // namespace kfield::io
+
+#endif

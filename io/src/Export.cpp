@@ -1,0 +1,89 @@
+#include "kfield/io/Export.hpp"
+
+#include "Format.hpp"
+
+#include <optional>
+
+namespace kfield::io {
+
+struct SimulationExport::Writer {
+  explicit Writer(const std::string& path) : out(path, 1) {}
+  impl::AtomicFile out;
+  std::int64_t devices = 0, samples = 0, snapshots = 0;
+  std::optional<impl::Dataset> field, rounds;
+};
+
+namespace {
+
+void writeNetwork(const impl::Group& root, const Network& net) {
+  const impl::Group g = root.createGroup("network");
+  g.setAttribute("description", net.description());
+  g.setAttribute("devices", net.devices());
+  g.setAttribute("entries", net.entries());
+  const impl::Storage packed{std::uint64_t(1) << 20, true, 4, false};
+  const auto n = static_cast<std::uint64_t>(net.devices());
+  const auto e = static_cast<std::uint64_t>(net.entries());
+  g.write("offsets", {n + 1}, net.offsets().data(), packed);
+  g.write("neighbors", {e}, net.neighbors().data(), packed);
+  g.write("lengths", {e}, net.lengths().data(), packed);
+  if (net.hasPositions()) {
+    std::vector<double> xy;
+    const auto x = net.x(), y = net.y();
+    xy.reserve(2 * n);
+    for (std::size_t i = 0; i < n; ++i) xy.push_back(x[i]), xy.push_back(y[i]);
+    g.write("positions", {n, 2}, xy.data(), packed);
+  }
+}
+
+}  // namespace
+
+SimulationExport::SimulationExport(const std::string& path, const Network& network,
+                                   const std::string& program, std::int64_t samples,
+                                   const std::string& field) {
+  if (samples < 1) {
+    throw FileError("kfield::io::SimulationExport", path,
+                    "samples = " + std::to_string(samples) + " (must be >= 1)");
+  }
+  writer_ = std::make_unique<Writer>(path);
+  Writer& w = *writer_;
+  const impl::File& file = w.out.file();
+  impl::writeHeader(file, "simulation-export");
+  writeNetwork(file, network);
+  const impl::Group sim = file.createGroup("simulation");
+  sim.setAttribute("program", program);
+  sim.setAttribute("samples", samples);
+  const impl::Group fields = file.createGroup("fields");
+  const auto n = static_cast<std::uint64_t>(network.devices());
+  const auto b = static_cast<std::uint64_t>(samples);
+  // One chunk per snapshot (up to 2^20 values): a reader takes one round without the others.
+  impl::Storage snapshots{std::uint64_t(1) << 20, true, 1, true};
+  w.field.emplace(fields.create<double>(field, {0, n, b}, snapshots));
+  w.rounds.emplace(sim.create<std::int64_t>("rounds", {0}, {4096, true, 0, true}));
+  w.devices = network.devices();
+  w.samples = samples;
+}
+
+SimulationExport::~SimulationExport() = default;
+
+std::int64_t SimulationExport::snapshots() const { return writer_->snapshots; }
+
+void SimulationExport::append(std::int64_t round, const HostPlane& field) {
+  Writer& w = *writer_;
+  if (field.extent_int(0) != w.devices || field.extent_int(1) != w.samples) {
+    throw FileError("kfield::io::SimulationExport::append", w.field->path(),
+                    "a field of " + std::to_string(field.extent(0)) + " x " +
+                        std::to_string(field.extent(1)) + ", expected " +
+                        std::to_string(w.devices) + " devices x " + std::to_string(w.samples) +
+                        " samples");
+  }
+  const auto t = static_cast<std::uint64_t>(w.snapshots);
+  w.field->extend(t + 1);
+  w.field->writeRows(field.data(), t, 1);
+  w.rounds->extend(t + 1);
+  w.rounds->writeRows(&round, t, 1);
+  ++w.snapshots;
+}
+
+void SimulationExport::finish() { writer_->out.commit(); }
+
+}  // namespace kfield::io
