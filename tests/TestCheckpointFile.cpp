@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <kfield/Random.hpp>
 #include <kfield/impl/Bits.hpp>
 #include <kfield/io/Checkpoint.hpp>
 
@@ -13,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -88,10 +90,10 @@ void setIntAttribute(hid_t at, const char* name, std::int64_t value) {
 
 template <class T>
 void replaceDataset(hid_t file, const char* path, hid_t type, std::vector<hsize_t> dims,
-                    const std::vector<T>& data, hid_t memType) {
+                    const std::vector<T>& data, hid_t memType, hid_t dcpl = H5P_DEFAULT) {
   H5Ldelete(file, path, H5P_DEFAULT);
   const hid_t space = H5Screate_simple(int(dims.size()), dims.data(), nullptr);
-  const hid_t d = H5Dcreate2(file, path, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t d = H5Dcreate2(file, path, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   H5Dwrite(d, memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data());
   H5Dclose(d);
   H5Sclose(space);
@@ -119,6 +121,40 @@ TEST(CheckpointFile, EveryFieldRoundTripsBitForBit) {
   empty.sampleHashes = {5};
   io::saveCheckpoint(dir / "a.h5", empty);
   expectSame(io::loadCheckpoint(dir / "a.h5"), empty);
+}
+
+// kfield writes and checks Fletcher32 chunks itself (faster than HDF5's filter): HDF5's own
+// filter must read what it writes, and it must read what HDF5's filter writes. Random bits,
+// sizes around HDF5's 360-word blocks and a partial last chunk.
+TEST(CheckpointFile, ChecksumsAreHdf5sOwnBothWays) {
+  TempFolder dir;
+  const std::string path = dir / "h.h5";
+  for (std::uint64_t k : {1u, 2u, 3u, 89u, 90u, 91u, 1000u, (1u << 20) + 5}) {
+    LearnerState s = someState();
+    s.parameters.clear();
+    for (std::uint64_t j = 0; j < k; ++j) s.parameters.push_back(mix64(k, j));
+    s.parameterCount = std::int64_t(k);
+    io::saveCheckpoint(path, s);
+    std::vector<std::uint64_t> viaHdf5(k);
+    editFile(path, [&](hid_t f) {
+      const hid_t d = H5Dopen2(f, "/learner/parameters", H5P_DEFAULT);
+      EXPECT_GE(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, viaHdf5.data()), 0)
+          << k << " parameters: HDF5's filter refuses kfield's checksums";
+      H5Dclose(d);
+    });
+    EXPECT_EQ(viaHdf5, s.parameters) << k;
+
+    editFile(path, [&](hid_t f) {  // the same values, checksummed by HDF5's filter
+      const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+      const hsize_t chunk = std::min<hsize_t>(k, 1000);
+      H5Pset_chunk(dcpl, 1, &chunk);
+      H5Pset_fletcher32(dcpl);
+      replaceDataset<std::uint64_t>(f, "/learner/parameters", H5T_IEEE_F64LE, {k}, s.parameters,
+                                    H5T_NATIVE_DOUBLE, dcpl);
+      H5Pclose(dcpl);
+    });
+    EXPECT_EQ(io::loadCheckpoint(path).parameters, s.parameters) << k;
+  }
 }
 
 TEST(CheckpointFile, KeepsTheLastVersionsNewestFirst) {

@@ -1,5 +1,7 @@
 #include "Hdf5.hpp"
 
+#include "Fletcher32.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -406,8 +408,106 @@ void Dataset::read(T* out, std::uint64_t first, std::uint64_t rows) const {
   readRaw(out, typeOf<T>(), first, rows);
 }
 
+std::uint64_t Dataset::directChunk(Type memory) const {
+#ifdef H5_HAVE_PARALLEL
+  (void)memory;
+  return 0;  // direct chunk I/O is not available with parallel HDF5
+#else
+  if (dims_.size() != 1) return 0;
+  Id dcpl(H5Dget_create_plist(id_.get()), H5Pclose);
+  if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || H5Pget_nfilters(dcpl.get()) != 1) return 0;
+  unsigned flags = 0;
+  std::size_t n = 0;
+  if (H5Pget_filter2(dcpl.get(), 0, &flags, &n, nullptr, 0, nullptr, nullptr) !=
+      H5Z_FILTER_FLETCHER32) {
+    return 0;
+  }
+  // The bytes in memory must be the bytes in the file (little-endian hosts).
+  Id stored(H5Dget_type(id_.get()), H5Tclose);
+  if (H5Tequal(stored.get(), memoryType(memory)) <= 0) return 0;
+  hsize_t chunk = 0;
+  if (H5Pget_chunk(dcpl.get(), 1, &chunk) != 1) return 0;
+  return chunk;
+#endif
+}
+
+namespace {
+void encodeLittle(std::uint32_t v, unsigned char* p) {
+  for (int j = 0; j < 4; ++j) p[j] = static_cast<unsigned char>(v >> (8 * j));
+}
+std::uint32_t decodeLittle(const unsigned char* p) {
+  return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
+         std::uint32_t(p[3]) << 24;
+}
+}  // namespace
+
+bool Dataset::writeDirect(const void* data, Type memory, std::uint64_t first,
+                          std::uint64_t rows) const {
+  const std::uint64_t c = directChunk(memory);
+  if (c == 0 || first % c != 0 || (rows % c != 0 && first + rows != dims_[0])) return false;
+  const std::size_t size = H5Tget_size(memoryType(memory));
+  std::vector<unsigned char> chunk(c * size + 4);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  for (std::uint64_t at = first; at < first + rows; at += c) {
+    const std::uint64_t n = std::min(c, first + rows - at);
+    std::memcpy(chunk.data(), bytes + (at - first) * size, n * size);
+    std::fill(chunk.begin() + static_cast<std::ptrdiff_t>(n * size), chunk.end() - 4, 0);
+    encodeLittle(fletcher32(chunk.data(), c * size), chunk.data() + c * size);
+    const hsize_t offset = at;
+    if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, &offset, chunk.size(), chunk.data()) < 0) {
+      fail("cannot be written (" + hdf5Message() + ")");
+    }
+  }
+  return true;
+}
+
+bool Dataset::readDirect(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const {
+  const std::uint64_t c = directChunk(memory);
+  if (c == 0) return false;
+  const std::size_t size = H5Tget_size(memoryType(memory)), bytes = c * size;
+  std::vector<unsigned char> spare;
+  auto* to = static_cast<unsigned char*>(out);
+  const std::uint64_t end = first + rows;
+  for (std::uint64_t start = first / c * c; start < end; start += c) {
+    const hsize_t offset = start;
+    hsize_t stored = 0;
+    // A chunk never written (fill values), or of another size: HDF5 reads the dataset.
+    if (H5Dget_chunk_storage_size(id_.get(), &offset, &stored) < 0 || stored != bytes + 4) {
+      hdf5Message();
+      return false;
+    }
+    // A chunk with room for its checksum after it in `out` (the next chunk's place, read
+    // next) is read in place; others go through a spare buffer.
+    const bool inPlace = start >= first && start + c < end;
+    if (!inPlace) spare.resize(bytes + 4);
+    unsigned char* chunk = inPlace ? to + (start - first) * size : spare.data();
+    std::uint32_t mask = 0;
+    if (H5Dread_chunk(id_.get(), H5P_DEFAULT, &offset, &mask, chunk) < 0) {
+      fail("cannot be read (HDF5: " + hdf5Message() + ")");
+    }
+    if (mask != 0) return false;  // the checksum was skipped when it was written
+    const std::uint32_t want = decodeLittle(chunk + bytes);
+    const std::uint32_t got = fletcher32(chunk, bytes);
+    // HDF5 before 1.6.3 stored the checksum's bytes swapped in pairs: HDF5 accepts both.
+    const std::uint32_t swapped = ((got & 0x00ff00ffu) << 8) | ((got >> 8) & 0x00ff00ffu);
+    if (want != got && want != swapped) {
+      fail("checksum mismatch (Fletcher32): the file is corrupted (the chunk at element " +
+           std::to_string(start) + ")");
+    }
+    if (!inPlace) {
+      const std::uint64_t from = std::max(first, start), until = std::min(end, start + c);
+      std::memcpy(to + (from - first) * size, chunk + (from - start) * size, (until - from) * size);
+    }
+  }
+  return true;
+}
+
 void Dataset::readRaw(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const {
   if (elements() == 0 || rows == 0) return;
+  if (!dims_.empty() && first <= dims_[0] && rows <= dims_[0] - first &&
+      readDirect(out, memory, first, rows)) {
+    return;
+  }
   const Rows at = select(first, rows);
   if (H5Dread(id_.get(), memoryType(memory), at.memory.get(), at.file.get(), H5P_DEFAULT, out) <
       0) {
@@ -434,6 +534,10 @@ void Dataset::writeRows(const T* data, std::uint64_t first, std::uint64_t rows) 
 
 void Dataset::writeRaw(const void* data, Type memory, std::uint64_t first,
                        std::uint64_t rows) const {
+  if (!dims_.empty() && first <= dims_[0] && rows <= dims_[0] - first &&
+      writeDirect(data, memory, first, rows)) {
+    return;
+  }
   const Rows at = select(first, rows);
   if (H5Dwrite(id_.get(), memoryType(memory), at.memory.get(), at.file.get(), H5P_DEFAULT, data) <
       0) {

@@ -121,6 +121,12 @@ class Dataset {
     Id file, memory;
   };
   Rows select(std::uint64_t first, std::uint64_t rows) const;  // refuses rows outside
+  // Chunks of a 1-D dataset whose one filter is Fletcher32 are read and written whole with
+  // kfield's own checksum (Fletcher32.hpp), bypassing HDF5's filter pipeline; false when that
+  // does not apply (then HDF5 does it).
+  std::uint64_t directChunk(Type memory) const;  // chunk elements, or 0
+  bool writeDirect(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;
+  bool readDirect(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const;
   Id id_;
   std::string file_, path_;
   std::vector<std::uint64_t> dims_;
