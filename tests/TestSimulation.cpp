@@ -3,6 +3,7 @@
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
+#include <kfield/field/Programs.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <fstream>
@@ -196,6 +197,108 @@ TYPED_TEST(Simulation, BadSimulationInputIsRefusedByName) {
             "kfield::Simulation: run: 1 round counts for 2 samples");
   EXPECT_EQ(errorOf([&] { Sim<TypeParam>(hopProgram(), net, 0); }),
             "kfield::Simulation: samples must be >= 1, got 0");
+}
+
+}  // namespace
+}  // namespace kfield::test
+
+namespace kfield::test {
+namespace {
+
+// Every library program, three samples with their own sources: stopped after `first` rounds
+// (or once stable), its carry restored into a new simulation, continued: the same bits as a
+// run that never stopped, and the same carry.
+template <class Space>
+BasicSimulation<Space> libraryRun(const lib::LibraryProgram& p, const Network& net) {
+  BasicSimulation<Space> sim(p.build(net, {}), net, 3);
+  for (const lib::ParameterDefault& d : p.parameters) {
+    sim.parameter(d.name, lib::defaultParameter(p, d.name, net));
+  }
+  for (std::int64_t s = 0; s < 3; ++s) {
+    for (const std::string& name : p.sensors) {
+      if (name == "source") sim.sensor(name).set(7 * s, s, true);
+      if (name == "destination") sim.sensor(name).set(net.devices() - 1 - s, s, true);
+      if (name == "obstacle") sim.sensor(name).set(13 + s, s, true);
+      if (name == "value") {
+        for (std::int64_t d = 0; d < net.devices(); ++d) sim.sensor(name).set(d, s, double(d % 5) + s);
+      }
+    }
+  }
+  return sim;
+}
+
+std::vector<std::uint64_t> bitsOfPlane(const HostPlane& p) {
+  std::vector<std::uint64_t> bits;
+  for (std::size_t r = 0; r < p.extent(0); ++r) {
+    for (std::size_t c = 0; c < p.extent(1); ++c) bits.push_back(bitsOf(p(r, c)));
+  }
+  return bits;
+}
+
+void expectSameCarry(const SimulationCarry& a, const SimulationCarry& b, const std::string& what) {
+  EXPECT_EQ(a.rounds, b.rounds) << what;
+  EXPECT_EQ(bitsOfPlane(a.states), bitsOfPlane(b.states)) << what;
+  EXPECT_EQ(bitsOfPlane(a.stateKeys), bitsOfPlane(b.stateKeys)) << what;
+  EXPECT_EQ(bitsOfPlane(a.exports), bitsOfPlane(b.exports)) << what;
+  EXPECT_EQ(bitsOfPlane(a.presence), bitsOfPlane(b.presence)) << what;
+  EXPECT_EQ(bitsOfPlane(a.output), bitsOfPlane(b.output)) << what;
+}
+
+TYPED_TEST(Simulation, ARestoredCarryContinuesBitForBit) {
+  const Network net = Network::grid(9, 6);
+  for (const lib::LibraryProgram& p : lib::programs()) {
+    auto whole = libraryRun<TypeParam>(p, net);
+    whole.run({12, 9, 11});  // samples stop at different rounds: positions reorder
+    whole.run(3);
+    auto first = libraryRun<TypeParam>(p, net);
+    first.run({7, 9, 4});
+    auto second = libraryRun<TypeParam>(p, net);
+    second.restore(first.carry());
+    second.run({5, 0, 7});
+    second.run(3);
+    EXPECT_EQ(bitsOfPlane(second.output()), bitsOfPlane(whole.output())) << p.name;
+    expectSameCarry(second.carry(), whole.carry(), p.name);
+
+    auto stable = libraryRun<TypeParam>(p, net);  // until stable, stopped and resumed
+    stable.runUntilStable(5);
+    auto resumed = libraryRun<TypeParam>(p, net);
+    resumed.restore(stable.carry());
+    resumed.runUntilStable(200);
+    auto straight = libraryRun<TypeParam>(p, net);
+    straight.runUntilStable(205);
+    EXPECT_EQ(bitsOfPlane(resumed.output()), bitsOfPlane(straight.output())) << p.name << " until stable";
+  }
+}
+
+// A sample that stops while others run on, then runs again, reads its own last exports: the
+// same bits as running its rounds in one go (each round swaps the export planes of every
+// column, the stopped ones' too).
+TYPED_TEST(Simulation, ASampleThatStoppedContinuesFromItsOwnLastRound) {
+  const Network net = Network::grid(9, 6);
+  for (const lib::LibraryProgram& p : lib::programs()) {
+    auto resumed = libraryRun<TypeParam>(p, net);
+    resumed.run({9, 4, 6});
+    resumed.run({5, 5, 0});
+    resumed.run({0, 2, 3});
+    auto straight = libraryRun<TypeParam>(p, net);
+    straight.run({14, 11, 9});
+    EXPECT_EQ(bitsOfPlane(resumed.output()), bitsOfPlane(straight.output())) << p.name;
+    expectSameCarry(resumed.carry(), straight.carry(), p.name);
+  }
+}
+
+TYPED_TEST(Simulation, ACarryOfAnotherShapeIsRefused) {
+  const Network net = Network::grid(9, 6);
+  const lib::LibraryProgram& hop = *lib::findProgram("hop-gradient");
+  auto sim = libraryRun<TypeParam>(hop, net);
+  SimulationCarry c = sim.carry();
+  c.rounds.pop_back();
+  EXPECT_EQ(errorOf([&] { sim.restore(c); }),
+            "kfield::Simulation: restore: the carry has round counts for 2 samples, not 3");
+  const Network other = Network::grid(9, 5);
+  auto small = libraryRun<TypeParam>(hop, other);
+  EXPECT_EQ(errorOf([&] { sim.restore(small.carry()); }),
+            "kfield::Simulation: restore: the carry's exports are 45 x 3, this simulation's 54 x 3");
 }
 
 }  // namespace

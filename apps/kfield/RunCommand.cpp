@@ -5,6 +5,7 @@
 #include <kfield/field/Programs.hpp>
 #include <kfield/Errors.hpp>
 #include <kfield/io/Export.hpp>
+#include <kfield/io/Restart.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <unistd.h>
@@ -33,6 +34,7 @@ struct RunOptions {
   bool print = false;
   std::string out;
   std::int64_t every = 0;  // 0: the final field only
+  std::string resume;
 };
 
 std::string programNames() {
@@ -118,14 +120,24 @@ int runProgram(const RunOptions& o) {
     for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
   }
 
+  std::int64_t resumedAt = 0;
+  if (!o.resume.empty()) {
+    const SimulationCarry carry = io::loadRestart(o.resume, program, net, o.samples);
+    resumedAt = *std::max_element(carry.rounds.begin(), carry.rounds.end());
+    sim.restore(carry);
+  }
+  auto roundsSoFar = [&] {
+    const auto r = sim.rounds();
+    return *std::max_element(r.begin(), r.end());
+  };
   std::unique_ptr<io::SimulationExport> exported;
   if (!o.out.empty()) {
     exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples);
   }
   std::int64_t lastExported = -1;
-  auto snapshot = [&](std::int64_t round) {
-    exported->append(round, sim.output());
-    lastExported = round;
+  auto snapshot = [&](std::int64_t ranHere) {
+    exported->append(roundsSoFar(), sim.output());
+    lastExported = ranHere;
   };
   const auto start = std::chrono::steady_clock::now();
   std::int64_t ran = 0;
@@ -149,6 +161,7 @@ int runProgram(const RunOptions& o) {
   }
   if (exported) {
     if (lastExported != ran) snapshot(ran);
+    exported->restart(program, sim.carry());
     exported->finish();
   }
   const double seconds =
@@ -164,7 +177,9 @@ int runProgram(const RunOptions& o) {
   }
   std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
             << (o.samples == 1 ? "" : "s") << "\n"
-            << "rounds: " << ran << (o.rounds < 0 ? " (until stable)" : "") << "\n"
+            << "rounds: " << ran << (o.rounds < 0 ? " (until stable)" : "")
+            << (o.resume.empty() ? "" : ", after " + std::to_string(resumedAt) + " from " + o.resume)
+            << "\n"
             << "device-rounds per second: " << double(n) * double(ran) / std::max(seconds, 1e-12)
             << " (" << seconds << " s)\n"
             << "final field (sample 0): " << finite << " finite of " << n;
@@ -202,6 +217,8 @@ Command addRunCommand(CLI::App& app) {
   run->add_option("--out", o->out,
                   "Write the network and the field of every sample to an HDF5 file (h5py reads it)");
   run->add_option("--every", o->every, "With --out: a snapshot every K rounds (default: the last)");
+  run->add_option("--resume", o->resume,
+                  "Continue the run an --out file ended with (same program, network, samples)");
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
             o->radiusGiven = run->count("--radius") > 0;

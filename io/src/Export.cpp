@@ -1,6 +1,7 @@
 #include "kfield/io/Export.hpp"
 
 #include "Format.hpp"
+#include "kfield/io/Restart.hpp"
 
 #include <optional>
 
@@ -11,6 +12,7 @@ struct SimulationExport::Writer {
   impl::AtomicFile out;
   std::int64_t devices = 0, samples = 0, snapshots = 0;
   std::optional<impl::Dataset> field, rounds;
+  std::optional<Network> network;  // shares the caller's arrays
 };
 
 namespace {
@@ -60,6 +62,7 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   w.field.emplace(fields.create<double>(field, {0, n, b}, snapshots));
   w.rounds.emplace(sim.create<std::int64_t>("rounds", {0}, {4096, true, 0, true}));
   w.devices = network.devices();
+  w.network = network;
   w.samples = samples;
 }
 
@@ -82,6 +85,10 @@ void SimulationExport::append(std::int64_t round, const HostPlane& field) {
   w.rounds->extend(t + 1);
   w.rounds->writeRows(&round, t, 1);
   ++w.snapshots;
+}
+
+void SimulationExport::restart(const TracedProgram& program, const SimulationCarry& carry) {
+  impl::writeRestart(writer_->out.file(), program, *writer_->network, carry);
 }
 
 void SimulationExport::finish() { writer_->out.commit(); }

@@ -5,7 +5,10 @@
 #define KFIELD_IO_SRC_FORMAT_HPP
 
 #include "Hdf5.hpp"
+#include "kfield/field/TracedProgram.hpp"
 #include "kfield/io/Provenance.hpp"
+#include "kfield/net/Network.hpp"
+#include "kfield/sim/SimulationCarry.hpp"
 
 #include <functional>
 #include <string>
@@ -26,6 +29,10 @@ Provenance readProvenance(const File& file);
 // disk and renamed over PATH; with keep >= 2 the previous versions stay as PATH.1 (newest) up
 // to PATH.<keep - 1>. At every moment PATH (or, during the rename, PATH.1) is a complete file.
 void writeAtomically(const std::string& path, int keep, const std::function<void(File&)>& body);
+
+// /restart in an export: the carry and the identity of the program and network (Restart.cpp).
+void writeRestart(const Group& root, const TracedProgram& program, const Network& network,
+                  const SimulationCarry& carry);
 
 // The same for a file written over time (an export): PATH.partial until commit(); dropped
 // (PATH untouched) when destroyed uncommitted.

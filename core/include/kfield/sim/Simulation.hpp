@@ -7,10 +7,12 @@
 #include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/backends/Tuning.hpp"
 #include "kfield/field/TracedProgram.hpp"
+#include "kfield/impl/Columns.hpp"
 #include "kfield/impl/Errors.hpp"
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
+#include "kfield/sim/SimulationCarry.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 #include "kfield/sim/impl/Inputs.hpp"
@@ -79,6 +81,13 @@ class BasicSimulation {
   std::vector<std::int64_t> rounds() const { return roundsDone_; }
   const TracedProgram& program() const { return program_; }
 
+  // What the next round reads of the rounds before (SimulationCarry.hpp), and its restoration:
+  // restore(carry()) into a simulation of the same program, network and samples, with the
+  // same sensors and parameters set, continues bit for bit. Throws std::invalid_argument when
+  // a plane's shape is not this simulation's.
+  SimulationCarry carry() const;
+  void restore(const SimulationCarry& carry);
+
  private:
   static constexpr const char* kWho = "kfield::Simulation";
   friend class impl::SensorHandle<BasicSimulation>;
@@ -131,6 +140,10 @@ class BasicSimulation {
   std::vector<std::int64_t> sampleAt_;    // position -> sample
   std::vector<std::int64_t> positionOf_;  // sample -> position
   std::vector<std::int64_t> roundsDone_;  // per sample
+  // Per sample: rounds ran without it an odd number of times since its own last round, so its
+  // last exports (and presence keys) sit in the "now" planes, not the "previous" ones. A round
+  // swaps the two for every column; a sample that runs again first gets its column back.
+  std::vector<char> exportsSwapped_;
 };
 
 using Simulation = BasicSimulation<>;
@@ -174,6 +187,7 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   std::iota(sampleAt_.begin(), sampleAt_.end(), 0);
   positionOf_ = sampleAt_;
   roundsDone_.assign(samples_, 0);
+  exportsSwapped_.assign(samples_, 0);
 }
 
 // Refuses, before anything is allocated, planes that do not fit where they would live.
@@ -254,6 +268,16 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   k.opCount = static_cast<int>(program_.ops.size());
   using Tuning = RoundTuning<ExecSpace>;
   k.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / live);
+  for (std::int64_t p = 0; p < live; ++p) {
+    char& swapped = exportsSwapped_[sampleAt_[p]];
+    if (!swapped) continue;
+    for (auto* pair : {&planes_.exportsNow, &planes_.presenceNow}) {
+      Plane<Memory>& prev = pair == &planes_.exportsNow ? planes_.exportsPrev : planes_.presencePrev;
+      impl::copyColumns(space_, prev.data() + p, samples_, pair->data() + p, samples_,
+                        static_cast<std::int64_t>(prev.extent(0)), 1);
+    }
+    swapped = 0;
+  }
   auto freshHost = Kokkos::create_mirror_view(fresh_);
   k.anyFresh = false;
   for (std::int64_t p = 0; p < samples_; ++p) {
@@ -268,6 +292,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
                        policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
   planes_.endRound();
   for (std::int64_t p = 0; p < live; ++p) ++roundsDone_[sampleAt_[p]];
+  for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
 }
 
 template <class ExecSpace>
@@ -322,6 +347,69 @@ std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_
     live = static_cast<std::int64_t>(going.size());
   }
   return ran;
+}
+
+template <class ExecSpace>
+SimulationCarry BasicSimulation<ExecSpace>::carry() const {
+  // `swappedFrom`: the plane that holds a column whose sample's exports were swapped away.
+  auto inSampleOrder = [&](const Plane<Memory>& plane, const char* label,
+                           const Plane<Memory>* swappedFrom = nullptr) {
+    auto positioned = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plane);
+    decltype(positioned) other;
+    if (swappedFrom) other = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *swappedFrom);
+    HostPlane result(std::string(label), plane.extent(0), plane.extent(1));
+    for (std::size_t r = 0; r < plane.extent(0); ++r) {
+      for (std::int64_t p = 0; p < samples_; ++p) {
+        const bool swapped = swappedFrom && exportsSwapped_[sampleAt_[p]];
+        result(r, sampleAt_[p]) = swapped ? other(r, p) : positioned(r, p);
+      }
+    }
+    return result;
+  };
+  SimulationCarry c;
+  c.rounds = roundsDone_;
+  c.states = inSampleOrder(planes_.states, "kfield::carry::states");
+  c.stateKeys = inSampleOrder(planes_.stateKeys, "kfield::carry::state_keys");
+  c.exports = inSampleOrder(planes_.exportsPrev, "kfield::carry::exports", &planes_.exportsNow);
+  c.presence =
+      inSampleOrder(planes_.presencePrev, "kfield::carry::presence", &planes_.presenceNow);
+  c.output = inSampleOrder(planes_.output, "kfield::carry::output");
+  return c;
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
+  auto check = [&](const HostPlane& from, const Plane<Memory>& to, const char* what) {
+    if (from.extent(0) != to.extent(0) || from.extent(1) != to.extent(1)) {
+      impl::invalidArgument(kWho, std::string("restore: the carry's ") + what + " are " +
+                                      std::to_string(from.extent(0)) + " x " +
+                                      std::to_string(from.extent(1)) + ", this simulation's " +
+                                      std::to_string(to.extent(0)) + " x " +
+                                      std::to_string(to.extent(1)));
+    }
+  };
+  check(c.states, planes_.states, "states");
+  check(c.stateKeys, planes_.stateKeys, "state keys");
+  check(c.exports, planes_.exportsPrev, "exports");
+  check(c.presence, planes_.presencePrev, "presence keys");
+  check(c.output, planes_.output, "output");
+  if (static_cast<std::int64_t>(c.rounds.size()) != samples_) {
+    impl::invalidArgument(kWho, "restore: the carry has round counts for " +
+                                    std::to_string(c.rounds.size()) + " samples, not " +
+                                    std::to_string(samples_));
+  }
+  for (std::int64_t r : c.rounds) checkRounds(r);
+  std::vector<std::int64_t> identity(static_cast<std::size_t>(samples_));
+  std::iota(identity.begin(), identity.end(), 0);
+  uploadSensors();
+  reorder(identity);  // positions are samples again
+  Kokkos::deep_copy(planes_.states, c.states);
+  Kokkos::deep_copy(planes_.stateKeys, c.stateKeys);
+  Kokkos::deep_copy(planes_.exportsPrev, c.exports);
+  Kokkos::deep_copy(planes_.presencePrev, c.presence);
+  Kokkos::deep_copy(planes_.output, c.output);
+  roundsDone_ = c.rounds;
+  exportsSwapped_.assign(samples_, 0);
 }
 
 template <class ExecSpace>

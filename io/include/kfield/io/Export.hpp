@@ -10,8 +10,10 @@
 #define KFIELD_IO_EXPORT_HPP
 
 #include "kfield/Plane.hpp"
+#include "kfield/field/TracedProgram.hpp"
 #include "kfield/io/FileError.hpp"
 #include "kfield/net/Network.hpp"
+#include "kfield/sim/SimulationCarry.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -31,6 +33,9 @@ class SimulationExport {
   // The field after `round` rounds (devices x samples): one more snapshot.
   void append(std::int64_t round, const HostPlane& field);
   std::int64_t snapshots() const;
+  // Adds /restart: the carry (sim.carry()) and the identity of the program and network, so
+  // that `kfield run --resume FILE` (io::loadRestart) continues the run bit for bit.
+  void restart(const TracedProgram& program, const SimulationCarry& carry);
   void finish();
 
  private:

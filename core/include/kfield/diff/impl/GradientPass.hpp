@@ -9,11 +9,14 @@
 #include "kfield/diff/GradientResult.hpp"
 #include "kfield/diff/Window.hpp"
 #include "kfield/diff/impl/ReverseRound.hpp"
+#include "kfield/impl/Columns.hpp"
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
 #include "kfield/sim/Simulation.hpp"
 #include "kfield/sum/impl/TreeSum.hpp"
+
+#include "kfield/impl/Columns.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -117,17 +120,6 @@ std::uint64_t passBytesPerSample(const PassSetup<ExecSpace>& setup, std::int64_t
   return product({kfield::impl::total({r.forward, product({static_cast<std::uint64_t>(plan.count()), r.carry}),
                                        product({rows, r.tapeRow}), r.adjoints}),
                   sizeof(double)});
-}
-
-// dst[r * dstLd + c] = src[r * srcLd + c] for r < rows, c < count.
-template <class ExecSpace>
-void copyColumns(const ExecSpace& space, double* dst, std::int64_t dstLd, const double* src,
-                 std::int64_t srcLd, std::int64_t rows, std::int64_t count) {
-  if (rows == 0 || count == 0) return;
-  Kokkos::parallel_for(
-      "kfield::diff::copy_columns",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {rows, count}),
-      KOKKOS_LAMBDA(std::int64_t r, std::int64_t c) { dst[r * dstLd + c] = src[r * srcLd + c]; });
 }
 
 // Samples [first, first + n) of the batch, their results into `result`.

@@ -134,17 +134,20 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   auto saveCarry = [&](double* at, std::int64_t w) {
     for (Plane<Memory>* p : carryPlanes()) {
       const auto r = static_cast<std::int64_t>(p->extent(0));
-      copyColumns(space, at, w, p->data(), n, r, w);
+      kfield::impl::copyColumns(space, at, w, p->data(), n, r, w);
       at += r * w;
     }
   };
   auto loadCarry = [&](const double* at, std::int64_t w, idx_t round) {
     for (Plane<Memory>* p : carryPlanes()) {
       const auto r = static_cast<std::int64_t>(p->extent(0));
-      copyColumns(space, p->data(), n, at, w, r, w);
+      kfield::impl::copyColumns(space, p->data(), n, at, w, r, w);
       at += r * w;
     }
-    for (std::int64_t p = 0; p < w; ++p) sim.roundsDone_[static_cast<std::size_t>(p)] = round;
+    for (std::int64_t p = 0; p < w; ++p) {
+      sim.roundsDone_[static_cast<std::size_t>(p)] = round;
+      sim.exportsSwapped_[static_cast<std::size_t>(p)] = 0;  // the carry is in "previous"
+    }
   };
   recordForward(
       S, setup.window, 1, [] { return false; },
@@ -228,13 +231,13 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
         if (j + 1 < c + len) sim.round(w, false, false), ++reran;
         continue;
       }
-      copyColumns(space, r.exportsPrev, w, planes.exportsPrev.data(), n, E, w);
-      copyColumns(space, r.presencePrev, w, planes.presencePrev.data(), n, Pk, w);
-      copyColumns(space, r.stateKeys, w, planes.stateKeys.data(), n, Kk, w);
+      kfield::impl::copyColumns(space, r.exportsPrev, w, planes.exportsPrev.data(), n, E, w);
+      kfield::impl::copyColumns(space, r.presencePrev, w, planes.presencePrev.data(), n, Pk, w);
+      kfield::impl::copyColumns(space, r.stateKeys, w, planes.stateKeys.data(), n, Kk, w);
       sim.round(w, false, true, Kokkos::View<double*, Memory>(r.values, static_cast<std::size_t>(V * w)));
       ++reran;
-      copyColumns(space, r.exportsNow, w, planes.exportsPrev.data(), n, E, w);  // swapped: this round's
-      copyColumns(space, r.presenceNow, w, planes.presencePrev.data(), n, Pk, w);
+      kfield::impl::copyColumns(space, r.exportsNow, w, planes.exportsPrev.data(), n, E, w);  // swapped: this round's
+      kfield::impl::copyColumns(space, r.presenceNow, w, planes.presencePrev.data(), n, Pk, w);
     }
   };
   auto configure = [&](ReverseRoundBase<ExecSpace>& b, idx_t j, std::int64_t w) {

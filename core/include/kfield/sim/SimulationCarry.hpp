@@ -1,0 +1,23 @@
+// What a simulation carries from one round to the next, on the host and in sample order: with
+// the same program, network, sensors and parameters, a simulation restored from it continues
+// with the bits of one that never stopped (io::loadRestart keeps it in HDF5).
+#ifndef KFIELD_SIM_SIMULATIONCARRY_HPP
+#define KFIELD_SIM_SIMULATIONCARRY_HPP
+
+#include "kfield/Plane.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace kfield {
+
+struct SimulationCarry {
+  std::vector<std::int64_t> rounds;  // rounds each sample has run
+  // rows x samples each: remembered states and the keys of conditional ones, the last round's
+  // exports and their presence keys, the output.
+  HostPlane states, stateKeys, exports, presence, output;
+};
+
+}  // namespace kfield
+
+#endif

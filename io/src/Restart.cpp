@@ -1,0 +1,88 @@
+#include "kfield/io/Restart.hpp"
+
+#include "Format.hpp"
+
+#include "kfield/diff/FieldContribution.hpp"
+#include "kfield/learn/Identity.hpp"
+
+namespace kfield::io {
+
+std::string runIdentity(const TracedProgram& program, const Network& network) {
+  return describe(sha256(diff::fieldContributionIdentity(program, network)));
+}
+
+namespace impl {
+
+// The carry's planes as /restart holds them, in this order.
+struct CarryPlane {
+  const char* name;
+  HostPlane SimulationCarry::*plane;
+};
+constexpr CarryPlane kCarryPlanes[] = {{"states", &SimulationCarry::states},
+                                       {"state_keys", &SimulationCarry::stateKeys},
+                                       {"exports", &SimulationCarry::exports},
+                                       {"presence", &SimulationCarry::presence},
+                                       {"output", &SimulationCarry::output}};
+
+void writeRestart(const Group& root, const TracedProgram& program, const Network& network,
+                  const SimulationCarry& carry) {
+  const Group g = root.createGroup("restart");
+  g.setAttribute("run_identity", runIdentity(program, network));
+  g.setAttribute("program", program.name);
+  g.setAttribute("network", network.description());
+  g.setAttribute("samples", std::int64_t(carry.rounds.size()));
+  g.write("rounds", {std::uint64_t(carry.rounds.size())}, carry.rounds.data());
+  for (const CarryPlane& p : kCarryPlanes) {
+    const HostPlane& plane = carry.*p.plane;
+    // Bits unchanged: float64 written from the plane's doubles.
+    g.write(p.name, {std::uint64_t(plane.extent(0)), std::uint64_t(plane.extent(1))}, plane.data());
+  }
+}
+
+}  // namespace impl
+
+SimulationCarry loadRestart(const std::string& path, const TracedProgram& program,
+                            const Network& network, std::int64_t samples) {
+  const impl::File file = impl::openKind(path, "simulation-export");
+  if (!file.has("restart")) {
+    file.fail("no /restart group: the export was written without the run's carry");
+  }
+  const impl::Group g = file.group("restart");
+  if (g.stringAttribute("program") != program.name) {
+    g.fail("the run is of program '" + g.stringAttribute("program") + "', not '" + program.name +
+           "'");
+  }
+  if (g.stringAttribute("network") != network.description()) {
+    g.fail("the run is on " + g.stringAttribute("network") + ", not " + network.description());
+  }
+  if (g.stringAttribute("run_identity") != runIdentity(program, network)) {
+    g.fail("the run's program or network differs from this one (run identity " +
+           g.stringAttribute("run_identity") + " vs " + runIdentity(program, network) + ")");
+  }
+  const std::int64_t stored = g.intAttribute("samples");
+  if (stored != samples) {
+    g.fail("the run has " + std::to_string(stored) + (stored == 1 ? " sample" : " samples") +
+           ", not " + std::to_string(samples));
+  }
+  SimulationCarry carry;
+  const impl::Dataset rounds = g.dataset("rounds");
+  rounds.require(impl::Type::Int64, {std::uint64_t(samples)});
+  carry.rounds = rounds.readAll<std::int64_t>();
+  for (std::int64_t r : carry.rounds) {
+    if (r < 0) g.fail("rounds holds " + std::to_string(r) + ": negative");
+  }
+  for (const impl::CarryPlane& p : impl::kCarryPlanes) {
+    const impl::Dataset d = g.dataset(p.name);
+    const auto dims = d.dims();
+    if (dims.size() != 2 || dims[1] != std::uint64_t(samples)) {
+      d.require(impl::Type::Float64, {dims.empty() ? 0 : dims[0], std::uint64_t(samples)});
+    }
+    d.require(impl::Type::Float64, dims);
+    HostPlane plane(std::string("kfield::restart::") + p.name, dims[0], dims[1]);
+    d.read(plane.data());
+    carry.*p.plane = plane;
+  }
+  return carry;
+}
+
+}  // namespace kfield::io
