@@ -194,5 +194,28 @@ TEST(Network, BadSpecsAreRefusedByName) {
   EXPECT_NE(huge.find(" TiB, but this machine's memory is "), std::string::npos) << huge;
 }
 
+// A network given as its arrays: a grid's own arrays give it back; broken arrays are named.
+TEST(Network, FromCsrTakesAGridsArraysAndRefusesBrokenOnes) {
+  const Network g = Network::grid(5, 3);
+  const Network back = Network::fromCsr(g.offsets(), g.neighbors(), g.lengths(), g.x(), g.y(), "back");
+  EXPECT_EQ(back.offsets(), g.offsets());
+  EXPECT_EQ(back.neighbors(), g.neighbors());
+  EXPECT_EQ(back.lengths(), g.lengths());
+  EXPECT_EQ(back.x(), g.x());
+  EXPECT_EQ(back.description(), "back");
+  auto refusal = [](std::vector<std::int64_t> o, std::vector<std::int32_t> n, std::vector<double> l = {}) {
+    return test::errorOf([&] { Network::fromCsr(o, n, l, {}, {}, "x"); });
+  };
+  const std::string who = "kfield::Network::fromCsr: ";
+  EXPECT_EQ(refusal({1, 2}, {0}), who + "offsets must start with 0");
+  EXPECT_EQ(refusal({0, 1, 3}, {0, 1}), who + "offsets end at 3 but there are 2 entries");
+  EXPECT_EQ(refusal({0, 2, 3}, {1, 0, 1}), who + "row 0: ids are not strictly increasing");
+  EXPECT_EQ(refusal({0, 1, 2}, {1, 0}), who + "row 0: the device itself is not in its row");
+  EXPECT_EQ(refusal({0, 1, 2}, {0, 5}), who + "row 1: neighbor 5 is not a device");
+  EXPECT_EQ(refusal({0, 2, 4}, {0, 1, 0, 1}, {0.0, -1.0, 1.0, 0.0}),
+            who + "row 0: length -1 (lengths are finite, >= 0, 0 for itself)");
+  EXPECT_EQ(refusal({0, 2, 4}, {0, 1, 0, 1}, {0.0}), who + "1 lengths for 4 entries");
+}
+
 }  // namespace
 }  // namespace kfield

@@ -2,6 +2,7 @@
 // parameters, through S rounds, by the windowed reverse; with the plain forward's time beside.
 #include "Command.hpp"
 
+#include <kfield/io/NetworkFile.hpp>
 #include <kfield/Errors.hpp>
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Programs.hpp>
@@ -71,7 +72,7 @@ int runGrad(const GradOptions& o) {
   if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
   if (o.window < 0) throw UserError("--window must be >= 1, got " + std::to_string(o.window));
   if (o.budget < 0) throw UserError("--budget must be >= 0 bytes, got " + std::to_string(o.budget));
-  const Network net = Network::fromSpec(o.network);
+  const Network net = io::networkFromSpec(o.network);
   const std::int64_t n = net.devices();
   if (o.source < 0 || o.source >= n) {
     throw UserError("--source " + std::to_string(o.source) + " is not a device of " + net.description() +

@@ -1,6 +1,7 @@
 // kfield run: a library program over a network, to a fixed round or until stable.
 #include "Command.hpp"
 
+#include <kfield/io/NetworkFile.hpp>
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/Errors.hpp>
@@ -93,7 +94,7 @@ int runProgram(const RunOptions& o) {
     throw UserError("--radius must be in [0, " + std::to_string(lib::kMaxElectionRadius) +
                     "] (one traced level per hop), got " + std::to_string(o.radius));
   }
-  const Network net = Network::fromSpec(o.network);
+  const Network net = io::networkFromSpec(o.network);
   const std::int64_t n = net.devices();
   std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
   for (std::int64_t s : sources) {

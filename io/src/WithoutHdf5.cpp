@@ -1,6 +1,9 @@
 // A kfield built without HDF5 (KFIELD_ENABLE_HDF5=OFF): the file functions refuse by name.
 #include "kfield/io/Checkpoint.hpp"
+#include "kfield/io/Export.hpp"
 #include "kfield/io/Inspect.hpp"
+#include "kfield/io/NetworkFile.hpp"
+#include "kfield/io/Restart.hpp"
 
 #include <stdexcept>
 
@@ -18,5 +21,21 @@ void saveCheckpoint(const std::string& path, const LearnerState&, const Checkpoi
 }
 LearnerState loadCheckpoint(const std::string& path) { noHdf5("kfield::io::loadCheckpoint", path); }
 std::string inspect(const std::string& path, bool) { noHdf5("kfield::io::inspect", path); }
+Network readNetwork(const std::string& path) { noHdf5("kfield::io::readNetwork", path); }
+SimulationCarry loadRestart(const std::string& path, const TracedProgram&, const Network&,
+                            std::int64_t) {
+  noHdf5("kfield::io::loadRestart", path);
+}
+
+struct SimulationExport::Writer {};
+SimulationExport::SimulationExport(const std::string& path, const Network&, const std::string&,
+                                   std::int64_t, const std::string&) {
+  noHdf5("kfield::io::SimulationExport", path);
+}
+SimulationExport::~SimulationExport() = default;
+void SimulationExport::append(std::int64_t, const HostPlane&) {}
+std::int64_t SimulationExport::snapshots() const { return 0; }
+void SimulationExport::restart(const TracedProgram&, const SimulationCarry&) {}
+void SimulationExport::finish() {}
 
 }  // namespace kfield::io

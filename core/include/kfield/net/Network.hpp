@@ -39,6 +39,14 @@ class Network {
   // `src dst`: dst hears src (src is in dst's neighbor list, not the other way round).
   static Network fromEdgeList(const std::string& path, bool directed = false);
 
+  // A network given as its arrays (what io::readNetwork reads back from an export): CSR rows
+  // (offsets[0] = 0, rows strictly increasing by id, each holding the device itself), entry
+  // lengths (empty, or one per entry: finite, >= 0, 0 on the self entry), positions (empty,
+  // or one x and one y per device, finite). Refuses what breaks these, naming the row.
+  static Network fromCsr(std::vector<std::int64_t> offsets, std::vector<std::int32_t> neighbors,
+                         std::vector<double> lengths, std::vector<double> x,
+                         std::vector<double> y, std::string description);
+
   // "grid:WxH[:4|:8]", "rgg:N:RADIUS[:SEED]", "edges:FILE" or "arcs:FILE" (directed), as `kfield run --network` takes.
   // Errors name the spec: "network 'rgg:10:-1': the radius must be finite and > 0, got -1".
   static Network fromSpec(const std::string& spec);

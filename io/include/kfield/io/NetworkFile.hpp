@@ -1,0 +1,23 @@
+// Networks read from kfield's HDF5 files: the /network group of an export (CSR, lengths,
+// positions), so a run on a network another run wrote, or one a user built in h5py, is
+// `--network edges:FILE.h5`.
+#ifndef KFIELD_IO_NETWORKFILE_HPP
+#define KFIELD_IO_NETWORKFILE_HPP
+
+#include "kfield/io/FileError.hpp"
+#include "kfield/net/Network.hpp"
+
+#include <string>
+
+namespace kfield::io {
+
+// Throws FileError naming the file and the problem (no /network, a dataset of another type or
+// shape), or std::invalid_argument from Network::fromCsr naming the broken row.
+Network readNetwork(const std::string& path);
+
+// Network::fromSpec, and "edges:FILE" where FILE is an HDF5 file: readNetwork(FILE).
+Network networkFromSpec(const std::string& spec);
+
+}  // namespace kfield::io
+
+#endif
