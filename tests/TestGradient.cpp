@@ -1,7 +1,12 @@
 #include "ErrorOf.hpp"
 #include "FieldReference.hpp"
+#include "TempFolder.hpp"
 #include "TestSpaces.hpp"
 
+#include <kfield/Config.hpp>
+#if KFIELD_ENABLE_HDF5
+#include <kfield/io/Spill.hpp>
+#endif
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Library.hpp>
 
@@ -284,6 +289,41 @@ TYPED_TEST(Gradient, ChunkedIsUnchunkedBitForBit) {
     expectSameBits(whole, r, "budget of " + std::to_string(budgetSamples) + " samples");
   }
 }
+
+#if KFIELD_ENABLE_HDF5
+// Window checkpoints spilled to an HDF5 file: the same bits as in memory, always or when the
+// budget says so (a budget just short of 4 samples in memory, so passes of 2, holds passes of
+// 4 spilled); the file is gone afterwards.
+TYPED_TEST(Gradient, SpilledCheckpointsGiveTheSameBits) {
+  const Case c = neuralCase();
+  const std::vector<std::int64_t> stops{7, 3, 9, 9, 0, 5, 2, 8};
+  const auto whole = runCase<TypeParam>(c, 8, stops, {0.3, -0.2, 0.4});
+  TempFolder dir;
+  for (std::int64_t window : {1, 3, 4}) {
+    diff::GradientOptions o;
+    o.window = window;
+    o.spill = io::spillStore(dir.path());
+    o.spillAlways = true;
+    const auto spilled = runCase<TypeParam>(c, 8, stops, {0.3, -0.2, 0.4}, o);
+    EXPECT_GT(spilled.schedule.spilledBytes, 0);
+    expectSameBits(whole, spilled, "spilled, window " + std::to_string(window));
+  }
+  diff::GradientOptions o;
+  o.window = 3;
+  o.spill = io::spillStore(dir.path());
+  o.budgetBytes = budgetOf<TypeParam>(c, 4, 9, 3) - 1;
+  diff::GradientOptions inMemory = o;
+  inMemory.spill = nullptr;
+  EXPECT_EQ(runCase<TypeParam>(c, 8, stops, {0.3, -0.2, 0.4}, inMemory).schedule.samplesPerPass, 2);
+  const auto overBudget = runCase<TypeParam>(c, 8, stops, {0.3, -0.2, 0.4}, o);
+  EXPECT_GT(overBudget.schedule.spilledBytes, 0);
+  EXPECT_EQ(overBudget.schedule.samplesPerPass, 4);
+  expectSameBits(whole, overBudget, "spilled because of the budget");
+  o.budgetBytes = 0;  // no budget: nothing to spill for
+  EXPECT_EQ(runCase<TypeParam>(c, 8, stops, {0.3, -0.2, 0.4}, o).schedule.spilledBytes, 0);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a spill file was left behind";
+}
+#endif
 
 // The same bits on every backend and thread count: a golden value, computed once.
 TYPED_TEST(Gradient, BitsAreTheSameOnEveryBackend) {

@@ -3,6 +3,7 @@
 #include "Command.hpp"
 
 #include <kfield/io/NetworkFile.hpp>
+#include <kfield/io/Spill.hpp>
 #include <kfield/Errors.hpp>
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Programs.hpp>
@@ -27,6 +28,7 @@ struct GradOptions {
   std::int64_t samples = 1;
   std::int64_t window = 0;
   std::int64_t budget = 0;
+  std::string spill;
   std::int64_t source = 0;
 };
 
@@ -101,6 +103,7 @@ int runGrad(const GradOptions& o) {
   diff::GradientOptions options;
   options.window = o.window;
   options.budgetBytes = o.budget;
+  if (!o.spill.empty()) options.spill = io::spillStore(o.spill);
   const auto start = std::chrono::steady_clock::now();
   const diff::GradientResult r = g.run(o.rounds, options);
   const double gradientSeconds = secondsSince(start);
@@ -119,7 +122,9 @@ int runGrad(const GradOptions& o) {
   const auto& s = r.schedule;
   std::cout << "schedule: window " << s.window << ", " << s.checkpoints << " checkpoints, at most "
             << s.maxTapeRows << " rounds on the tape, " << s.passes << " pass" << (s.passes == 1 ? "" : "es")
-            << " of " << s.samplesPerPass << " samples\n"
+            << " of " << s.samplesPerPass << " samples"
+            << (s.spilledBytes > 0 ? ", checkpoints spilled to disk (" + impl::bytesText(std::uint64_t(s.spilledBytes)) + ")" : "")
+            << "\n"
             << "memory: forward planes " << impl::bytesText(r.forwardBytes) << ", reverse "
             << impl::bytesText(r.reverseBytes) << ", peak resident " << impl::bytesText(peakResidentBytes())
             << "\n"
@@ -144,6 +149,8 @@ Command addGradCommand(CLI::App& app) {
   grad->add_option("--samples", o->samples, "Samples (sample s: source stride * s devices on; default 1)");
   grad->add_option("--window", o->window, "Rounds per recompute window (default clamp(ceil(sqrt S), 16, 1024))");
   grad->add_option("--budget", o->budget, "Bytes one pass may hold (default: the whole batch at once)");
+  grad->add_option("--spill", o->spill,
+                   "A folder for window checkpoints when --budget cannot hold them in memory");
   grad->add_option("--source", o->source, "The first sample's source device (default 0)");
   grad->fallthrough();
   return {grad, [o] {

@@ -96,7 +96,7 @@ void checkKeep(const std::string& path, int keep) {
 
 AtomicFile::AtomicFile(std::string path, int keep)
     : path_((checkKeep(path, keep), std::move(path))), keep_(keep),
-      file_(File::create(path_ + ".partial")) {}
+      file_(File::overwrite(path_ + ".partial")) {}
 
 AtomicFile::~AtomicFile() {
   if (committed_) return;

@@ -292,7 +292,7 @@ Dataset Group::create(const std::string& name, const std::vector<std::uint64_t>&
   std::uint64_t rowElements = 1;
   for (std::size_t j = 1; j < d.size(); ++j) rowElements *= d[j];
   // Empty datasets have no chunks to check (unless they grow).
-  if (storage.extendable || (!d.empty() && d[0] * rowElements > 0)) {
+  if (!storage.contiguous && (storage.extendable || (!d.empty() && d[0] * rowElements > 0))) {
     std::vector<hsize_t> chunk(d);
     for (auto& c : chunk) c = std::max<hsize_t>(c, 1);
     chunk[0] = std::max<hsize_t>(1, storage.chunkElements / std::max<std::uint64_t>(rowElements, 1));
@@ -581,7 +581,7 @@ File File::open(const std::string& path) {
   return File(std::move(f), path, "/");
 }
 
-File File::create(const std::string& path) {
+File File::overwrite(const std::string& path) {
   silence();
   Id f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
   if (f.get() < 0) {

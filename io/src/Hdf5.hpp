@@ -51,6 +51,7 @@ struct Storage {
   bool fletcher32 = true;
   int deflate = 0;
   bool extendable = false;  // the first dimension grows (Dataset::extend)
+  bool contiguous = false;  // no chunks (and so no checksum or compression): scratch data
 };
 
 class Dataset;
@@ -137,7 +138,7 @@ class File : public Group {
  public:
   // Refuses, naming the file: missing, a directory, unreadable, not HDF5, damaged.
   static File open(const std::string& path);
-  static File create(const std::string& path);
+  static File overwrite(const std::string& path);  // creates it, truncating one of that name
   static File closed() { return File(Id(), "", "/"); }  // no file
   void close();  // flushes and closes, reporting a failure (a destructor cannot)
 

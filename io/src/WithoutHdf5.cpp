@@ -4,6 +4,7 @@
 #include "kfield/io/Inspect.hpp"
 #include "kfield/io/NetworkFile.hpp"
 #include "kfield/io/Restart.hpp"
+#include "kfield/io/Spill.hpp"
 
 #include <stdexcept>
 
@@ -25,6 +26,10 @@ Network readNetwork(const std::string& path) { noHdf5("kfield::io::readNetwork",
 SimulationCarry loadRestart(const std::string& path, const TracedProgram&, const Network&,
                             std::int64_t) {
   noHdf5("kfield::io::loadRestart", path);
+}
+
+std::shared_ptr<diff::CarryStore> spillStore(const std::string& folder) {
+  noHdf5("kfield::io::spillStore", folder);
 }
 
 struct SimulationExport::Writer {};

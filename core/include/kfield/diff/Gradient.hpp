@@ -185,12 +185,18 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
     kfield::impl::invalidArgument(kWho, "budget must be >= 0 bytes (0: no limit), got " + std::to_string(options.budgetBytes));
   }
   const std::int64_t longest = *std::max_element(stops.begin(), stops.end());
-  const impl::PassSetup<ExecSpace> setup =
+  impl::PassSetup<ExecSpace> setup =
       this->setup(options.window > 0 ? options.window : defaultWindow(longest), options.tape);
+  if (options.spill && options.spillAlways) setup.spill = options.spill.get();
   std::int64_t perPass = samples_;
   if (options.budgetBytes > 0) {
-    const std::uint64_t perSample = impl::passBytesPerSample(setup, longest);
+    std::uint64_t perSample = impl::passBytesPerSample(setup, longest);
     perPass = chunkSamples(options.budgetBytes, static_cast<std::int64_t>(perSample), samples_, options.leaf);
+    if (options.spill && !setup.spill && perPass < samples_) {  // the budget says: spill
+      setup.spill = options.spill.get();
+      perSample = impl::passBytesPerSample(setup, longest);
+      perPass = chunkSamples(options.budgetBytes, static_cast<std::int64_t>(perSample), samples_, options.leaf);
+    }
     if (perPass == 0) {
       kfield::impl::invalidArgument(kWho, "a budget of " + kfield::impl::bytesText(std::uint64_t(options.budgetBytes)) +
                                       " holds no pass: one sample needs " + kfield::impl::bytesText(perSample));

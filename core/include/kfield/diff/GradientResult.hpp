@@ -3,11 +3,13 @@
 #ifndef KFIELD_DIFF_GRADIENTRESULT_HPP
 #define KFIELD_DIFF_GRADIENTRESULT_HPP
 
+#include "kfield/diff/CarryStore.hpp"
 #include "kfield/Plane.hpp"
 #include "kfield/sum/Chunking.hpp"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,11 @@ struct GradientOptions {
   std::int64_t budgetBytes = 0;  // what one pass may hold; 0: the whole batch in one pass
   std::int64_t leaf = kDefaultLeaf;
   Tape tape = Tape::Carry;
+  // Window checkpoints on disk (io::spillStore(folder)) instead of in memory: used when the
+  // budget cannot hold the batch in one pass with them in memory, or always with spillAlways.
+  // The same bits either way.
+  std::shared_ptr<CarryStore> spill;
+  bool spillAlways = false;
 };
 
 // What the run did, summed over passes.
@@ -39,6 +46,7 @@ struct Schedule {
   std::int64_t recordedRounds = 0;    // rounds of the recording forward
   std::int64_t recomputedRounds = 0;  // rounds the reverse ran again (for the tape, for values)
   std::int64_t checkpoints = 0;       // carries saved at window starts
+  std::int64_t spilledBytes = 0;      // of them written to the spill store (0: in memory)
   std::int64_t maxTapeRows = 0;       // rounds on the tape at once, at most the window
   std::int64_t vjps = 0;              // (sample, round) pairs stepped back
 };

@@ -66,6 +66,7 @@ struct PassSetup {
   bool outputLoss = false;
   std::int64_t window = 1;
   bool valuesOnTape = false;  // Tape::Values
+  CarryStore* spill = nullptr;  // window checkpoints there, not in memory
 };
 
 // Rows (of one sample each) of what a pass holds.
@@ -117,7 +118,9 @@ std::uint64_t passBytesPerSample(const PassSetup<ExecSpace>& setup, std::int64_t
   const WindowPlan plan = planWindows(longest, setup.window);
   const auto rows = static_cast<std::uint64_t>(std::min(setup.window, longest));
   using kfield::impl::product;
-  return product({kfield::impl::total({r.forward, product({static_cast<std::uint64_t>(plan.count()), r.carry}),
+  // Spilled: one carry in memory, the one being written or read.
+  const std::uint64_t checkpoints = setup.spill ? 1 : static_cast<std::uint64_t>(plan.count());
+  return product({kfield::impl::total({r.forward, product({checkpoints, r.carry}),
                                        product({rows, r.tapeRow}), r.adjoints}),
                   sizeof(double)});
 }

@@ -80,7 +80,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     const auto un = static_cast<std::uint64_t>(n), uw = static_cast<std::uint64_t>(widest);
     const std::uint64_t forward = product({rows.forward, un, 8});
     const std::uint64_t reverse =
-        product({total({static_cast<std::uint64_t>(checkpointAt.back()),
+        product({total({setup.spill ? product({rows.carry, uw})
+                                    : static_cast<std::uint64_t>(checkpointAt.back()),
                         product({static_cast<std::uint64_t>(tapeRows), rows.tapeRow, uw}),
                         product({rows.adjoints, un})}),
                  8});
@@ -128,8 +129,19 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     return Kokkos::View<double*, Memory>(Kokkos::ViewAllocateWithoutInitializing(std::string(label)),
                                          static_cast<std::size_t>(size));
   };
-  Kokkos::View<double*, Memory> checkpoints = buffer("kfield::diff::checkpoints",
-                                                     checkpointAt.back());
+  // In memory: every window's checkpoint. Spilled: room for one, staged through the host.
+  CarryStore* const spill = setup.spill;
+  Kokkos::View<double*, Memory> checkpoints = buffer(
+      "kfield::diff::checkpoints",
+      spill ? static_cast<std::int64_t>(rows.carry) * widest : checkpointAt.back());
+  auto staged = spill ? Kokkos::create_mirror_view(checkpoints) : decltype(Kokkos::create_mirror_view(checkpoints))();
+  if (spill) spill->open(checkpointAt.back());
+  struct CloseSpill {
+    CarryStore* store;
+    ~CloseSpill() {
+      if (store) store->close();
+    }
+  } closeSpill{spill};
   // The carry between the simulation's planes (width n) and a packed copy of width w.
   auto saveCarry = [&](double* at, std::int64_t w) {
     for (Plane<Memory>* p : carryPlanes()) {
@@ -151,7 +163,15 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   };
   recordForward(
       S, setup.window, 1, [] { return false; },
-      [&](idx_t k) { saveCarry(checkpoints.data() + checkpointAt[k], live[plan.start(k)]); },
+      [&](idx_t k) {
+        const std::int64_t w = live[plan.start(k)];
+        if (!spill) return saveCarry(checkpoints.data() + checkpointAt[k], w);
+        saveCarry(checkpoints.data(), w);
+        const std::int64_t count = checkpointAt[k + 1] - checkpointAt[k];
+        Kokkos::deep_copy(space, staged, checkpoints);
+        space.fence();
+        spill->write(checkpointAt[k], staged.data(), count);
+      },
       [&](idx_t j, idx_t) { sim.round(live[j], false, j + 1 == S || live[j + 1] < live[j]); });
 
   Plane<Memory> terms("kfield::diff::loss_terms", devices, n);
@@ -221,7 +241,12 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     return r;
   };
   std::int64_t reran = 0;
-  auto gather = [&](idx_t k, idx_t count) { loadCarry(checkpoints.data() + checkpointAt[k], count, plan.start(k)); };
+  auto gather = [&](idx_t k, idx_t count) {
+    if (!spill) return loadCarry(checkpoints.data() + checkpointAt[k], count, plan.start(k));
+    spill->read(checkpointAt[k], staged.data(), checkpointAt[k + 1] - checkpointAt[k]);
+    Kokkos::deep_copy(space, checkpoints, staged);
+    loadCarry(checkpoints.data(), count, plan.start(k));
+  };
   auto recompute = [&](idx_t c, idx_t len) {
     for (idx_t j = c; j < c + len; ++j) {
       const std::int64_t w = live[j];
@@ -321,6 +346,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   s.recordedRounds += S;
   s.recomputedRounds += reran;
   s.checkpoints += plan.count();
+  if (spill) s.spilledBytes += checkpointAt.back() * static_cast<std::int64_t>(sizeof(double));
   s.maxTapeRows = std::max(s.maxTapeRows, tapeRows);
   for (idx_t l : live) s.vjps += l;
 }
