@@ -7,8 +7,11 @@
 // Fletcher32 checksum, which HDF5 computes at about 1 GB/s on one core.
 #include "BenchContext.hpp"
 
+#include <kfield/field/Library.hpp>
 #include <kfield/io/Checkpoint.hpp>
+#include <kfield/io/Export.hpp>
 #include <kfield/learn/Rules.hpp>
+#include <kfield/sim/Simulation.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -112,9 +115,49 @@ void plainRead(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * bytesOf(s));
 }
 
+// The hop gradient on a 1000 x 1000 grid for 100 rounds, with (every:10) and without (every:0)
+// an export of its field every 10 rounds, uncompressed (deflate:0) or at zlib level 1: the
+// export's cost on the run.
+void exportedRounds(benchmark::State& state) {
+  const std::int64_t every = state.range(0);
+  const int deflate = static_cast<int>(state.range(1));
+  static const Network net = Network::grid(1000, 1000);
+  static const TracedProgram program = trace(
+      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hop");
+  const std::string path = folder() + "/kfield_bench_export.h5";
+  std::int64_t snapshots = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    Simulation sim(program, net, 1);
+    sim.sensor("source").set(0, true);
+    std::unique_ptr<io::SimulationExport> out;
+    if (every > 0) out = std::make_unique<io::SimulationExport>(path, net, "hop", 1, "output", deflate);
+    state.ResumeTiming();
+    for (std::int64_t r = 0; r < 100; r += every > 0 ? every : 100) {
+      sim.run(every > 0 ? every : 100);
+      if (out) out->append(sim.rounds()[0], sim.output());
+    }
+    if (out) {
+      out->finish();
+      snapshots = out->snapshots();
+    }
+  }
+  if (every > 0 && snapshots != 100 / every) fail(state, "wrong snapshot count");
+  std::remove(path.c_str());
+  state.SetItemsProcessed(state.iterations() * 100 * net.devices());
+  state.counters["snapshots"] = double(snapshots);
+}
+
 }  // namespace
 
 void registerBenchmarks() {
+  benchmark::RegisterBenchmark("Export/HopRounds/devices:1000000", exportedRounds)
+      ->ArgNames({"every", "deflate"})
+      ->Args({0, 0})
+      ->Args({10, 0})
+      ->Args({10, 1})
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   for (auto [name, body] : {std::pair{"Checkpoint/Write", checkpointWrite},
                             std::pair{"Checkpoint/Read", checkpointRead},
                             std::pair{"Plain/Write", plainWrite}, std::pair{"Plain/Read", plainRead}}) {

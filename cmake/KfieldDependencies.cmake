@@ -1,4 +1,4 @@
-# hwloc and OpenSSL's libcrypto (SHA-256 of learner identities) required; MPI and HDF5 (each on when found unless turned off).
+# hwloc and OpenSSL's libcrypto (SHA-256 of learner identities) required; MPI and HDF5 (each on when found unless turned off); zlib with HDF5.
 find_package(hwloc REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 
@@ -12,4 +12,8 @@ find_package(HDF5 COMPONENTS C QUIET)
 cmake_dependent_option(KFIELD_ENABLE_HDF5 "Checkpoints and exports in HDF5" ON "HDF5_FOUND" OFF)
 if(KFIELD_ENABLE_HDF5 AND NOT HDF5_FOUND)
   message(FATAL_ERROR "KFIELD_ENABLE_HDF5 is ON but no HDF5 C library was found")
+endif()
+if(KFIELD_ENABLE_HDF5)
+  # Exports compress their chunks themselves, in parallel, as HDF5's deflate filter would.
+  find_package(ZLIB REQUIRED)
 endif()

@@ -36,6 +36,7 @@ struct RunOptions {
   std::string out;
   std::int64_t every = 0;  // 0: the final field only
   std::string resume;
+  int deflate = 1;
 };
 
 std::string programNames() {
@@ -72,6 +73,9 @@ int runProgram(const RunOptions& o) {
     throw UserError("--max-rounds must be >= 1, got " + std::to_string(o.maxRounds));
   }
   if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
+  if (o.deflate < 0 || o.deflate > 9) {
+    throw UserError("--deflate must be 0 to 9, got " + std::to_string(o.deflate));
+  }
   if (o.every < 0 || (o.every > 0 && o.out.empty())) {
     throw UserError(o.out.empty() ? "--every needs --out FILE.h5"
                                   : "--every must be >= 1, got " + std::to_string(o.every));
@@ -133,7 +137,8 @@ int runProgram(const RunOptions& o) {
   };
   std::unique_ptr<io::SimulationExport> exported;
   if (!o.out.empty()) {
-    exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples);
+    exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples, "output",
+                                                     o.deflate);
   }
   std::int64_t lastExported = -1;
   auto snapshot = [&](std::int64_t ranHere) {
@@ -218,6 +223,8 @@ Command addRunCommand(CLI::App& app) {
   run->add_option("--out", o->out,
                   "Write the network and the field of every sample to an HDF5 file (h5py reads it)");
   run->add_option("--every", o->every, "With --out: a snapshot every K rounds (default: the last)");
+  run->add_option("--deflate", o->deflate,
+                  "With --out: zlib level for the fields, 0 (off, fastest) to 9 (default 1)");
   run->add_option("--resume", o->resume,
                   "Continue the run an --out file ended with (same program, network, samples)");
   run->fallthrough();  // --threads may follow the subcommand

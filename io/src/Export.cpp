@@ -41,7 +41,11 @@ void writeNetwork(const impl::Group& root, const Network& net) {
 
 SimulationExport::SimulationExport(const std::string& path, const Network& network,
                                    const std::string& program, std::int64_t samples,
-                                   const std::string& field) {
+                                   const std::string& field, int deflate) {
+  if (deflate < 0 || deflate > 9) {
+    throw FileError("kfield::io::SimulationExport", path,
+                    "deflate level " + std::to_string(deflate) + " (must be 0 to 9)");
+  }
   if (samples < 1) {
     throw FileError("kfield::io::SimulationExport", path,
                     "samples = " + std::to_string(samples) + " (must be >= 1)");
@@ -58,7 +62,8 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   const auto n = static_cast<std::uint64_t>(network.devices());
   const auto b = static_cast<std::uint64_t>(samples);
   // One chunk per snapshot (up to 2^20 values): a reader takes one round without the others.
-  impl::Storage snapshots{std::uint64_t(1) << 20, true, 1, true};
+  // Chunks of about 2^17 values (1 MiB), compressed on every host thread.
+  impl::Storage snapshots{std::uint64_t(1) << 17, true, deflate, true};
   w.field.emplace(fields.create<double>(field, {0, n, b}, snapshots));
   w.rounds.emplace(sim.create<std::int64_t>("rounds", {0}, {4096, true, 0, true}));
   w.devices = network.devices();

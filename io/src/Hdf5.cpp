@@ -2,6 +2,9 @@
 
 #include "Fletcher32.hpp"
 
+#include <Kokkos_Core.hpp>
+#include <zlib.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -461,6 +464,86 @@ bool Dataset::writeDirect(const void* data, Type memory, std::uint64_t first,
   return true;
 }
 
+bool Dataset::writeDeflated(const void* data, Type memory, std::uint64_t first,
+                            std::uint64_t rows) const {
+#ifdef H5_HAVE_PARALLEL
+  return false;
+#else
+  if (dims_.size() < 2 || rows != 1) return false;
+  // Filters: Fletcher32 alone, or deflate then Fletcher32.
+  Id dcpl(H5Dget_create_plist(id_.get()), H5Pclose);
+  const int filters = H5Pget_nfilters(dcpl.get());
+  if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || filters < 1 || filters > 2) return false;
+  unsigned flags = 0, level = 0;
+  std::size_t n = 1;
+  if (filters == 2 && (H5Pget_filter2(dcpl.get(), 0, &flags, &n, &level, 0, nullptr, nullptr) !=
+                           H5Z_FILTER_DEFLATE ||
+                       n < 1)) {
+    return false;
+  }
+  n = 0;
+  if (H5Pget_filter2(dcpl.get(), static_cast<unsigned>(filters - 1), &flags, &n, nullptr, 0,
+                     nullptr, nullptr) != H5Z_FILTER_FLETCHER32) {
+    return false;
+  }
+  const bool deflate = filters == 2;
+  Id stored(H5Dget_type(id_.get()), H5Tclose);
+  if (H5Tequal(stored.get(), memoryType(memory)) <= 0) return false;
+  std::vector<hsize_t> chunk(dims_.size());
+  if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) !=
+      static_cast<int>(chunk.size())) {
+    return false;
+  }
+  std::uint64_t rowBytes = H5Tget_size(memoryType(memory));  // one index of the second dimension
+  for (std::size_t j = 2; j < dims_.size(); ++j) {
+    if (chunk[j] != dims_[j]) return false;
+    rowBytes *= dims_[j];
+  }
+  if (chunk[0] != 1) return false;
+  const std::uint64_t perChunk = chunk[1], count = (dims_[1] + perChunk - 1) / perChunk;
+  const std::uint64_t chunkBytes = perChunk * rowBytes, valid = dims_[1] * rowBytes;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  std::vector<std::vector<unsigned char>> packed(count);
+  std::vector<int> failed(count, 0);
+  // Chunks are independent: compressed on every host thread (zlib and the checksum only).
+  Kokkos::parallel_for(
+      "kfield::io::deflate_chunks",
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, static_cast<std::int64_t>(count)),
+      [&](std::int64_t j) {
+        const std::uint64_t at = std::uint64_t(j) * chunkBytes;
+        std::vector<unsigned char> padded;
+        const unsigned char* raw = bytes + at;
+        if (at + chunkBytes > valid) {  // the edge chunk is stored whole, filled with zeros
+          padded.assign(chunkBytes, 0);
+          std::memcpy(padded.data(), raw, valid - at);
+          raw = padded.data();
+        }
+        std::vector<unsigned char>& out = packed[std::size_t(j)];
+        uLongf size = deflate ? compressBound(static_cast<uLong>(chunkBytes)) : chunkBytes;
+        out.resize(size + 4);
+        if (!deflate) {
+          std::memcpy(out.data(), raw, chunkBytes);
+        } else if (compress2(out.data(), &size, raw, static_cast<uLong>(chunkBytes),
+                             static_cast<int>(level)) != Z_OK) {
+          failed[std::size_t(j)] = 1;
+          return;
+        }
+        encodeLittle(fletcher32(out.data(), size), out.data() + size);
+        out.resize(size + 4);
+      });
+  for (std::uint64_t j = 0; j < count; ++j) {
+    if (failed[j]) fail("zlib could not compress chunk " + std::to_string(j));
+    std::vector<hsize_t> offset(dims_.size(), 0);
+    offset[0] = first, offset[1] = j * perChunk;
+    if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, offset.data(), packed[j].size(),
+                       packed[j].data()) < 0) {
+      fail("cannot be written (" + hdf5Message() + ")");
+    }
+  }
+  return true;
+#endif
+}
+
 bool Dataset::readDirect(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const {
   const std::uint64_t c = directChunk(memory);
   if (c == 0) return false;
@@ -535,7 +618,7 @@ void Dataset::writeRows(const T* data, std::uint64_t first, std::uint64_t rows) 
 void Dataset::writeRaw(const void* data, Type memory, std::uint64_t first,
                        std::uint64_t rows) const {
   if (!dims_.empty() && first <= dims_[0] && rows <= dims_[0] - first &&
-      writeDirect(data, memory, first, rows)) {
+      (writeDirect(data, memory, first, rows) || writeDeflated(data, memory, first, rows))) {
     return;
   }
   const Rows at = select(first, rows);

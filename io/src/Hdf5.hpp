@@ -128,6 +128,10 @@ class Dataset {
   std::uint64_t directChunk(Type memory) const;  // chunk elements, or 0
   bool writeDirect(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;
   bool readDirect(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const;
+  // One row (of the first dimension) of a dataset filtered by Fletcher32 (after deflate or not), whose
+  // chunks are one row deep and whole in every dimension after the second: its chunks are
+  // compressed in parallel and written directly (what HDF5's pipeline would store).
+  bool writeDeflated(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;
   Id id_;
   std::string file_, path_;
   std::vector<std::uint64_t> dims_;

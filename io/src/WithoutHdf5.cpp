@@ -34,7 +34,7 @@ std::shared_ptr<diff::CarryStore> spillStore(const std::string& folder) {
 
 struct SimulationExport::Writer {};
 SimulationExport::SimulationExport(const std::string& path, const Network&, const std::string&,
-                                   std::int64_t, const std::string&) {
+                                   std::int64_t, const std::string&, int) {
   noHdf5("kfield::io::SimulationExport", path);
 }
 SimulationExport::~SimulationExport() = default;

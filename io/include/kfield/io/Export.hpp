@@ -23,9 +23,11 @@ namespace kfield::io {
 
 class SimulationExport {
  public:
-  // `field` names the dataset (/fields/<field>); rows are devices, columns samples.
+  // `field` names the dataset (/fields/<field>); rows are devices, columns samples. `deflate`:
+  // zlib's level for the fields, 0 (off: fastest) to 9; chunks are compressed on every host
+  // thread.
   SimulationExport(const std::string& path, const Network& network, const std::string& program,
-                   std::int64_t samples, const std::string& field = "output");
+                   std::int64_t samples, const std::string& field = "output", int deflate = 1);
   ~SimulationExport();  // unfinished: the partial file is removed, PATH untouched
   SimulationExport(const SimulationExport&) = delete;
   SimulationExport& operator=(const SimulationExport&) = delete;
