@@ -151,7 +151,8 @@ std::vector<std::string> Group::members() const {
   std::vector<std::string> names;
   H5Literate(
       id_.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
-      [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+      // H5L_info_t in HDF5 1.10, H5L_info2_t from 1.12: the lambda takes either.
+      [](hid_t, const char* name, const auto*, void* out) -> herr_t {
         static_cast<std::vector<std::string>*>(out)->push_back(name);
         return 0;
       },
@@ -565,7 +566,13 @@ bool Dataset::readDirect(void* out, Type memory, std::uint64_t first, std::uint6
     if (!inPlace) spare.resize(bytes + 4);
     unsigned char* chunk = inPlace ? to + (start - first) * size : spare.data();
     std::uint32_t mask = 0;
-    if (H5Dread_chunk(id_.get(), H5P_DEFAULT, &offset, &mask, chunk) < 0) {
+#if H5_VERSION_GE(2, 0, 0)  // HDF5 2.0 takes the buffer's size too
+    std::size_t room = bytes + 4;
+    const herr_t status = H5Dread_chunk2(id_.get(), H5P_DEFAULT, &offset, &mask, chunk, &room);
+#else
+    const herr_t status = H5Dread_chunk(id_.get(), H5P_DEFAULT, &offset, &mask, chunk);
+#endif
+    if (status < 0) {
       fail("cannot be read (HDF5: " + hdf5Message() + ")");
     }
     if (mask != 0) return false;  // the checksum was skipped when it was written
