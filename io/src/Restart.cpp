@@ -2,21 +2,24 @@
 
 #include "Format.hpp"
 
+#include <array>
+#include <utility>
+
 
 namespace kfield::io {
 
 namespace impl {
 
-// The carry's planes as /restart holds them, in this order.
-struct CarryPlane {
-  const char* name;
-  HostPlane SimulationCarry::*plane;
-};
-constexpr CarryPlane kCarryPlanes[] = {{"states", &SimulationCarry::states},
-                                       {"state_keys", &SimulationCarry::stateKeys},
-                                       {"exports", &SimulationCarry::exports},
-                                       {"presence", &SimulationCarry::presence},
-                                       {"output", &SimulationCarry::output}};
+// The carry's planes as /restart holds them, in this order (for a const carry or not).
+template <class Carry>
+auto carryPlanes(Carry& c) {
+  using Plane = decltype(&c.states);
+  return std::array<std::pair<const char*, Plane>, 5>{{{"states", &c.states},
+                                                       {"state_keys", &c.stateKeys},
+                                                       {"exports", &c.exports},
+                                                       {"presence", &c.presence},
+                                                       {"output", &c.output}}};
+}
 
 void writeRestart(const Group& root, const TracedProgram& program, const Network& network,
                   const SimulationCarry& carry) {
@@ -26,10 +29,9 @@ void writeRestart(const Group& root, const TracedProgram& program, const Network
   g.setAttribute("network", network.description());
   g.setAttribute("samples", std::int64_t(carry.rounds.size()));
   g.write("rounds", {std::uint64_t(carry.rounds.size())}, carry.rounds.data());
-  for (const CarryPlane& p : kCarryPlanes) {
-    const HostPlane& plane = carry.*p.plane;
+  for (const auto& [name, plane] : carryPlanes(carry)) {
     // Bits unchanged: float64 written from the plane's doubles.
-    g.write(p.name, {std::uint64_t(plane.extent(0)), std::uint64_t(plane.extent(1))}, plane.data());
+    g.write(name, {std::uint64_t(plane->extent(0)), std::uint64_t(plane->extent(1))}, plane->data());
   }
 }
 
@@ -65,16 +67,16 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
   for (std::int64_t r : carry.rounds) {
     if (r < 0) g.fail("rounds holds " + std::to_string(r) + ": negative");
   }
-  for (const impl::CarryPlane& p : impl::kCarryPlanes) {
-    const impl::Dataset d = g.dataset(p.name);
+  for (const auto& [name, into] : impl::carryPlanes(carry)) {
+    const impl::Dataset d = g.dataset(name);
     const auto dims = d.dims();
     if (dims.size() != 2 || dims[1] != std::uint64_t(samples)) {
       d.require(impl::Type::Float64, {dims.empty() ? 0 : dims[0], std::uint64_t(samples)});
     }
     d.require(impl::Type::Float64, dims);
-    HostPlane plane(std::string("kfield::restart::") + p.name, dims[0], dims[1]);
+    HostPlane plane(std::string("kfield::restart::") + name, dims[0], dims[1]);
     d.read(plane.data());
-    carry.*p.plane = plane;
+    *into = plane;
   }
   return carry;
 }
