@@ -101,14 +101,14 @@ void plainRead(benchmark::State& state) {
   std::vector<Word> words;
   for (auto _ : state) {
     // As a load function would: new vectors each time, as loadCheckpoint returns.
-    std::vector<Word> parameters(s.parameters.size());
-    words.assign(s.state.size(), 0);
+    std::vector<Word> parameters(s.parameters.size()), stateWords(s.state.size());
     std::FILE* f = std::fopen(path.c_str(), "rb");
     const std::size_t got = std::fread(parameters.data(), 8, parameters.size(), f) +
-                            std::fread(words.data(), 8, words.size(), f);
+                            std::fread(stateWords.data(), 8, stateWords.size(), f);
     std::fclose(f);
-    if (got != parameters.size() + words.size()) return fail(state, "short read");
-    benchmark::DoNotOptimize(words.data());
+    if (got != parameters.size() + stateWords.size()) return fail(state, "short read");
+    benchmark::DoNotOptimize(stateWords.data());
+    words = std::move(stateWords);
   }
   if (words != s.state) fail(state, "read back wrong");
   std::remove(path.c_str());
