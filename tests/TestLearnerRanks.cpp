@@ -151,8 +151,7 @@ TYPED_TEST(LearnerRanks, CheckpointsMoveBetweenRankCounts) {
 
     DataParallelLearner<TypeParam> overAll(system(rule, ranks + 2), overRanks());
     overAll.run(4);
-    if (placement.rank() == 0) io::saveCheckpoint(path, overAll.state());
-    MPI_Barrier(MPI_COMM_WORLD);
+    io::saveCheckpoint(path, overAll.state(), placement);  // collective: rank 0 writes
     DataParallelLearner<TypeParam> alone(system(rule, 3));
     alone.resume(io::loadCheckpoint(path));
     alone.run(5);
@@ -172,6 +171,16 @@ TYPED_TEST(LearnerRanks, CheckpointsMoveBetweenRankCounts) {
     MPI_Barrier(MPI_COMM_WORLD);
   }
   if (placement.rank() == 0) std::remove(path.c_str());
+
+  // Rank 0 cannot write: every rank hears it, none waits for a file that will not come.
+  const std::string nowhere = "/nonexistent/folder/c.h5";
+  const LearnerState some = DataParallelLearner<TypeParam>(system(rules::sgd(kParams), 3)).state();
+  const std::string message = errorOf([&] { io::saveCheckpoint(nowhere, some, placement); });
+  EXPECT_EQ(message.rfind("kfield::io::saveCheckpoint: " + nowhere + ": rank 0 could not write it: " +
+                              nowhere + ".partial: cannot create it",
+                          0),
+            0u)
+      << message;
 }
 #endif
 

@@ -2,6 +2,7 @@
 
 #include "Format.hpp"
 
+#include "kfield/Errors.hpp"
 #include "kfield/impl/Bits.hpp"
 
 #include <cstring>
@@ -75,6 +76,27 @@ void saveCheckpoint(const std::string& path, const LearnerState& s,
     writeWords(g, "state", s.state);
     g.write("sample_hashes", {std::uint64_t(s.sampleHashes.size())}, s.sampleHashes.data());
   });
+}
+
+void saveCheckpoint(const std::string& path, const LearnerState& state,
+                    const OwnerPlacement& placement, const CheckpointOptions& options) {
+  std::string failure;
+  if (placement.rank() == 0) {
+    try {
+      saveCheckpoint(path, state, options);
+    } catch (const std::exception& e) {
+      failure = e.what();
+      if (failure.empty()) failure = "kfield::io::saveCheckpoint: " + path + ": failed";
+    }
+  }
+  // Rank 0's outcome to every rank (this is also the barrier): none waits on a failed write.
+  const auto outcomes =
+      placement.allgather(std::vector<unsigned char>(failure.begin(), failure.end()));
+  const std::string first(outcomes.front().begin(), outcomes.front().end());
+  if (!first.empty()) {
+    throw FileError("kfield::io::saveCheckpoint", path,
+                    "rank 0 could not write it: " + reason(first));
+  }
 }
 
 LearnerState loadCheckpoint(const std::string& path) {

@@ -20,6 +20,10 @@ namespace {
 void saveCheckpoint(const std::string& path, const LearnerState&, const CheckpointOptions&) {
   noHdf5("kfield::io::saveCheckpoint", path);
 }
+void saveCheckpoint(const std::string& path, const LearnerState&, const OwnerPlacement&,
+                    const CheckpointOptions&) {
+  noHdf5("kfield::io::saveCheckpoint", path);
+}
 LearnerState loadCheckpoint(const std::string& path) { noHdf5("kfield::io::loadCheckpoint", path); }
 std::string inspect(const std::string& path, bool) { noHdf5("kfield::io::inspect", path); }
 Network readNetwork(const std::string& path) { noHdf5("kfield::io::readNetwork", path); }
