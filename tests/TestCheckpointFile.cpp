@@ -269,6 +269,24 @@ TEST(CheckpointFile, MissingOrMisshapenDataIsNamed) {
   });
   EXPECT_EQ(loadError(path), refusal(path, "/learner/sample_hashes: has shape [3], expected [4]"));
 
+  fresh();  // a shape no machine holds: refused before anything is allocated
+  editFile(path, [](hid_t f) {
+    H5Ldelete(f, "/learner/parameters", H5P_DEFAULT);
+    const hsize_t huge = hsize_t(1) << 50, chunk = 1024;
+    const hid_t space = H5Screate_simple(1, &huge, nullptr);
+    const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 1, &chunk);
+    H5Dclose(H5Dcreate2(f, "/learner/parameters", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+    H5Pclose(dcpl);
+    H5Sclose(space);
+  });
+  const std::string huge = loadError(path);
+  EXPECT_EQ(huge.rfind(refusal(path, "/learner/parameters: its [1125899906842624] values need 8.0 PiB, "
+                                     "but this machine's memory is "),
+                       0),
+            0u)
+      << huge;
+
   fresh();
   editFile(path, [](hid_t f) {
     const hid_t g = H5Gopen2(f, "/learner", H5P_DEFAULT);

@@ -24,6 +24,7 @@ std::vector<Word> readWords(const impl::Group& g, const std::string& name) {
   const impl::Dataset d = g.dataset(name);
   if (d.dims().size() != 1) d.require(impl::Type::Float64, {d.elements()});
   d.require(impl::Type::Float64, d.dims());
+  d.requireFits(sizeof(Word));
   std::vector<Word> words(static_cast<std::size_t>(d.elements()));
   d.readRaw(words.data(), impl::Type::Float64, 0, d.elements());
   return words;

@@ -1,6 +1,8 @@
 #include "Hdf5.hpp"
 
 #include "Fletcher32.hpp"
+#include "kfield/impl/Sizes.hpp"
+#include "kfield/rt/Topology.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <zlib.h>
@@ -349,8 +351,17 @@ void Dataset::fail(const std::string& what) const {
 
 std::uint64_t Dataset::elements() const {
   std::uint64_t n = 1;
-  for (auto d : dims_) n *= d;
+  for (auto d : dims_) n = kfield::impl::product({n, d});
   return n;
+}
+
+void Dataset::requireFits(std::uint64_t elementBytes) const {
+  const std::uint64_t bytes = kfield::impl::product({elements(), elementBytes});
+  const std::uint64_t limit = hostMemoryBytes();
+  if (bytes > limit) {
+    fail("its " + describeDims(dims_) + " values need " + kfield::impl::bytesText(bytes) +
+         ", but this machine's memory is " + kfield::impl::bytesText(limit));
+  }
 }
 
 Type Dataset::type() const {
@@ -655,6 +666,7 @@ void Dataset::readRaw(void* out, Type memory, std::uint64_t first, std::uint64_t
 
 template <class T>
 std::vector<T> Dataset::readAll() const {
+  requireFits(sizeof(T));
   std::vector<T> out(static_cast<std::size_t>(elements()));
   read(out.data());
   return out;

@@ -98,7 +98,10 @@ class Dataset {
  public:
   const std::string& path() const { return path_; }
   std::vector<std::uint64_t> dims() const { return dims_; }
-  std::uint64_t elements() const;
+  std::uint64_t elements() const;  // saturates instead of overflowing
+  // Refuses, naming the dataset, one whose values (of `elementBytes` each) would not fit in
+  // this machine's memory: called before anything sized by the file is allocated.
+  void requireFits(std::uint64_t elementBytes) const;
   Type type() const;  // refuses a type kfield does not store
   bool checksummed() const;
   // Refuses (naming the dataset) another type or another shape.

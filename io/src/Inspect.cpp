@@ -42,6 +42,7 @@ struct Walk {
     const auto dims = d.dims();
     const std::uint64_t rows = dims.empty() ? 1 : dims[0];
     const std::uint64_t perRow = rows == 0 ? 0 : d.elements() / rows;
+    if (rows == 1) d.requireFits(8);  // read in pieces of whole rows: one row must fit
     const std::uint64_t step = std::max<std::uint64_t>(1, (std::uint64_t(1) << 20) / std::max<std::uint64_t>(perRow, 1));
     for (std::uint64_t first = 0; first < rows; first += step) {
       const std::uint64_t n = std::min(step, rows - first);

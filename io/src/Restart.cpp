@@ -74,6 +74,7 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
       d.require(impl::Type::Float64, {dims.empty() ? 0 : dims[0], std::uint64_t(samples)});
     }
     d.require(impl::Type::Float64, dims);
+    d.requireFits(sizeof(double));
     HostPlane plane(std::string("kfield::restart::") + name, dims[0], dims[1]);
     d.read(plane.data());
     *into = plane;
