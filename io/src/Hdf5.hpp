@@ -37,6 +37,7 @@ class Id {
 // The element types kfield stores, and their names in messages ("float64", "uint64", ...).
 enum class Type { Float64, Int64, Int32, UInt64, UInt8 };
 const char* typeName(Type type);
+hid_t memoryType(Type type);  // the native type of values of this type in memory
 template <class T> constexpr Type typeOf();
 template <> constexpr Type typeOf<double>() { return Type::Float64; }
 template <> constexpr Type typeOf<std::int64_t>() { return Type::Int64; }

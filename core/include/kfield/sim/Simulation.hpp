@@ -268,14 +268,15 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   k.opCount = static_cast<int>(program_.ops.size());
   using Tuning = RoundTuning<ExecSpace>;
   k.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / live);
-  for (std::int64_t p = 0; p < live; ++p) {
+  for (std::int64_t p = 0; p < live; ++p) {  // a sample's last exports back into "previous"
     char& swapped = exportsSwapped_[sampleAt_[p]];
     if (!swapped) continue;
-    for (auto* pair : {&planes_.exportsNow, &planes_.presenceNow}) {
-      Plane<Memory>& prev = pair == &planes_.exportsNow ? planes_.exportsPrev : planes_.presencePrev;
-      impl::copyColumns(space_, prev.data() + p, samples_, pair->data() + p, samples_,
+    auto back = [&](const Plane<Memory>& prev, const Plane<Memory>& now) {
+      impl::copyColumns(space_, prev.data() + p, samples_, now.data() + p, samples_,
                         static_cast<std::int64_t>(prev.extent(0)), 1);
-    }
+    };
+    back(planes_.exportsPrev, planes_.exportsNow);
+    back(planes_.presencePrev, planes_.presenceNow);
     swapped = 0;
   }
   auto freshHost = Kokkos::create_mirror_view(fresh_);

@@ -136,6 +136,10 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       spill ? static_cast<std::int64_t>(rows.carry) * widest : checkpointAt.back());
   auto staged = spill ? Kokkos::create_mirror_view(checkpoints) : decltype(Kokkos::create_mirror_view(checkpoints))();
   if (spill) spill->open(checkpointAt.back());
+  // Checkpoint k's words at the start of the staging buffer (only they cross to the host).
+  auto stagedWords = [&](idx_t k) {
+    return std::make_pair(std::size_t(0), static_cast<std::size_t>(checkpointAt[k + 1] - checkpointAt[k]));
+  };
   struct CloseSpill {
     CarryStore* store;
     ~CloseSpill() {
@@ -167,10 +171,10 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
         const std::int64_t w = live[plan.start(k)];
         if (!spill) return saveCarry(checkpoints.data() + checkpointAt[k], w);
         saveCarry(checkpoints.data(), w);
-        const std::int64_t count = checkpointAt[k + 1] - checkpointAt[k];
-        Kokkos::deep_copy(space, staged, checkpoints);
+        const auto words = stagedWords(k);
+        Kokkos::deep_copy(space, Kokkos::subview(staged, words), Kokkos::subview(checkpoints, words));
         space.fence();
-        spill->write(checkpointAt[k], staged.data(), count);
+        spill->write(checkpointAt[k], staged.data(), words.second);
       },
       [&](idx_t j, idx_t) { sim.round(live[j], false, j + 1 == S || live[j + 1] < live[j]); });
 
@@ -243,8 +247,9 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   std::int64_t reran = 0;
   auto gather = [&](idx_t k, idx_t count) {
     if (!spill) return loadCarry(checkpoints.data() + checkpointAt[k], count, plan.start(k));
-    spill->read(checkpointAt[k], staged.data(), checkpointAt[k + 1] - checkpointAt[k]);
-    Kokkos::deep_copy(space, checkpoints, staged);
+    const auto words = stagedWords(k);
+    spill->read(checkpointAt[k], staged.data(), words.second);
+    Kokkos::deep_copy(space, Kokkos::subview(checkpoints, words), Kokkos::subview(staged, words));
     loadCarry(checkpoints.data(), count, plan.start(k));
   };
   auto recompute = [&](idx_t c, idx_t len) {

@@ -1,0 +1,241 @@
+// Chunks kfield reads and writes whole, past HDF5's filter pipeline (Hdf5.hpp: Dataset's
+// direct paths): Fletcher32 computed by kfield, deflate by zlib on every host thread, reads with
+// pread straight into place. The bytes are what HDF5's own filters store and check.
+#include "Hdf5.hpp"
+
+#include "Fletcher32.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <zlib.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace kfield::io::impl {
+
+std::uint64_t Dataset::directChunk(Type memory) const {
+#ifdef H5_HAVE_PARALLEL
+  (void)memory;
+  return 0;  // direct chunk I/O is not available with parallel HDF5
+#else
+  if (dims_.size() != 1) return 0;
+  Id dcpl(H5Dget_create_plist(id_.get()), H5Pclose);
+  if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || H5Pget_nfilters(dcpl.get()) != 1) return 0;
+  unsigned flags = 0;
+  std::size_t n = 0;
+  if (H5Pget_filter2(dcpl.get(), 0, &flags, &n, nullptr, 0, nullptr, nullptr) !=
+      H5Z_FILTER_FLETCHER32) {
+    return 0;
+  }
+  // The bytes in memory must be the bytes in the file (little-endian hosts).
+  Id stored(H5Dget_type(id_.get()), H5Tclose);
+  if (H5Tequal(stored.get(), memoryType(memory)) <= 0) return 0;
+  hsize_t chunk = 0;
+  if (H5Pget_chunk(dcpl.get(), 1, &chunk) != 1) return 0;
+  return chunk;
+#endif
+}
+
+namespace {
+void encodeLittle(std::uint32_t v, unsigned char* p) {
+  for (int j = 0; j < 4; ++j) p[j] = static_cast<unsigned char>(v >> (8 * j));
+}
+std::uint32_t decodeLittle(const unsigned char* p) {
+  return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
+         std::uint32_t(p[3]) << 24;
+}
+}  // namespace
+
+bool Dataset::writeDirect(const void* data, Type memory, std::uint64_t first,
+                          std::uint64_t rows) const {
+  const std::uint64_t c = directChunk(memory);
+  if (c == 0 || first % c != 0 || (rows % c != 0 && first + rows != dims_[0])) return false;
+  const std::size_t size = H5Tget_size(memoryType(memory));
+  std::vector<unsigned char> chunk(c * size + 4);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  for (std::uint64_t at = first; at < first + rows; at += c) {
+    const std::uint64_t n = std::min(c, first + rows - at);
+    std::memcpy(chunk.data(), bytes + (at - first) * size, n * size);
+    std::fill(chunk.begin() + static_cast<std::ptrdiff_t>(n * size), chunk.end() - 4, 0);
+    encodeLittle(fletcher32(chunk.data(), c * size), chunk.data() + c * size);
+    const hsize_t offset = at;
+    if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, &offset, chunk.size(), chunk.data()) < 0) {
+      fail("cannot be written (" + hdf5Message() + ")");
+    }
+  }
+  return true;
+}
+
+namespace {
+// The descriptor of a dataset's file when HDF5 reads it with its default driver (sec2) and
+// it has no user block, so chunk addresses are file offsets; -1 otherwise.
+int plainDescriptor(hid_t dataset) {
+  Id file(H5Iget_file_id(dataset), H5Fclose);
+  Id fapl(H5Fget_access_plist(file.get()), H5Pclose);
+  Id fcpl(H5Fget_create_plist(file.get()), H5Pclose);
+  hsize_t userBlock = 1;
+  if (H5Pget_driver(fapl.get()) != H5FD_SEC2 || H5Pget_userblock(fcpl.get(), &userBlock) < 0 ||
+      userBlock != 0) {
+    hdf5Message();
+    return -1;
+  }
+  void* handle = nullptr;
+  if (H5Fget_vfd_handle(file.get(), fapl.get(), &handle) < 0 || !handle) {
+    hdf5Message();
+    return -1;
+  }
+  return *static_cast<int*>(handle);
+}
+
+// A stored chunk of exactly `size` bytes, read with pread straight into `into` (no copy in
+// HDF5); false when its address or size is not what the caller expects.
+bool readPlain(int fd, hid_t dataset, hsize_t offset, unsigned char* into, std::size_t size) {
+  unsigned mask = 0;
+  haddr_t address = HADDR_UNDEF;
+  hsize_t stored = 0;
+  if (H5Dget_chunk_info_by_coord(dataset, &offset, &mask, &address, &stored) < 0) {
+    hdf5Message();
+    return false;
+  }
+  if (mask != 0 || address == HADDR_UNDEF || stored != size) return false;
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n = ::pread(fd, into + done, size - done, static_cast<off_t>(address + done));
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+}  // namespace
+
+bool Dataset::writeDeflated(const void* data, Type memory, std::uint64_t first,
+                            std::uint64_t rows) const {
+#ifdef H5_HAVE_PARALLEL
+  return false;
+#else
+  if (dims_.size() < 2 || rows != 1) return false;
+  // Filters: Fletcher32 alone, or deflate then Fletcher32.
+  Id dcpl(H5Dget_create_plist(id_.get()), H5Pclose);
+  const int filters = H5Pget_nfilters(dcpl.get());
+  if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || filters < 1 || filters > 2) return false;
+  unsigned flags = 0, level = 0;
+  std::size_t n = 1;
+  if (filters == 2 && (H5Pget_filter2(dcpl.get(), 0, &flags, &n, &level, 0, nullptr, nullptr) !=
+                           H5Z_FILTER_DEFLATE ||
+                       n < 1)) {
+    return false;
+  }
+  n = 0;
+  if (H5Pget_filter2(dcpl.get(), static_cast<unsigned>(filters - 1), &flags, &n, nullptr, 0,
+                     nullptr, nullptr) != H5Z_FILTER_FLETCHER32) {
+    return false;
+  }
+  const bool deflate = filters == 2;
+  Id stored(H5Dget_type(id_.get()), H5Tclose);
+  if (H5Tequal(stored.get(), memoryType(memory)) <= 0) return false;
+  std::vector<hsize_t> chunk(dims_.size());
+  if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) !=
+      static_cast<int>(chunk.size())) {
+    return false;
+  }
+  std::uint64_t rowBytes = H5Tget_size(memoryType(memory));  // one index of the second dimension
+  for (std::size_t j = 2; j < dims_.size(); ++j) {
+    if (chunk[j] != dims_[j]) return false;
+    rowBytes *= dims_[j];
+  }
+  if (chunk[0] != 1) return false;
+  const std::uint64_t perChunk = chunk[1], count = (dims_[1] + perChunk - 1) / perChunk;
+  const std::uint64_t chunkBytes = perChunk * rowBytes, valid = dims_[1] * rowBytes;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  std::vector<std::vector<unsigned char>> packed(count);
+  std::vector<int> failed(count, 0);
+  // Chunks are independent: compressed on every host thread (zlib and the checksum only).
+  Kokkos::parallel_for(
+      "kfield::io::deflate_chunks",
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, static_cast<std::int64_t>(count)),
+      [&](std::int64_t j) {
+        const std::uint64_t at = std::uint64_t(j) * chunkBytes;
+        std::vector<unsigned char> padded;
+        const unsigned char* raw = bytes + at;
+        if (at + chunkBytes > valid) {  // the edge chunk is stored whole, filled with zeros
+          padded.assign(chunkBytes, 0);
+          std::memcpy(padded.data(), raw, valid - at);
+          raw = padded.data();
+        }
+        std::vector<unsigned char>& out = packed[std::size_t(j)];
+        uLongf size = deflate ? compressBound(static_cast<uLong>(chunkBytes)) : chunkBytes;
+        out.resize(size + 4);
+        if (!deflate) {
+          std::memcpy(out.data(), raw, chunkBytes);
+        } else if (compress2(out.data(), &size, raw, static_cast<uLong>(chunkBytes),
+                             static_cast<int>(level)) != Z_OK) {
+          failed[std::size_t(j)] = 1;
+          return;
+        }
+        encodeLittle(fletcher32(out.data(), size), out.data() + size);
+        out.resize(size + 4);
+      });
+  for (std::uint64_t j = 0; j < count; ++j) {
+    if (failed[j]) fail("zlib could not compress chunk " + std::to_string(j));
+    std::vector<hsize_t> offset(dims_.size(), 0);
+    offset[0] = first, offset[1] = j * perChunk;
+    if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, offset.data(), packed[j].size(),
+                       packed[j].data()) < 0) {
+      fail("cannot be written (" + hdf5Message() + ")");
+    }
+  }
+  return true;
+#endif
+}
+
+bool Dataset::readDirect(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const {
+  const std::uint64_t c = directChunk(memory);
+  if (c == 0) return false;
+  const std::size_t size = H5Tget_size(memoryType(memory)), bytes = c * size;
+  std::vector<unsigned char> spare;
+  auto* to = static_cast<unsigned char*>(out);
+  const std::uint64_t end = first + rows;
+  const int fd = plainDescriptor(id_.get());
+  for (std::uint64_t start = first / c * c; start < end; start += c) {
+    const hsize_t offset = start;
+    hsize_t stored = 0;
+    // A chunk never written (fill values), or of another size: HDF5 reads the dataset.
+    if (H5Dget_chunk_storage_size(id_.get(), &offset, &stored) < 0 || stored != bytes + 4) {
+      hdf5Message();
+      return false;
+    }
+    // A chunk with room for its checksum after it in `out` (the next chunk's place, read
+    // next) is read in place; others go through a spare buffer.
+    const bool inPlace = start >= first && start + c < end;
+    if (!inPlace) spare.resize(bytes + 4);
+    unsigned char* chunk = inPlace ? to + (start - first) * size : spare.data();
+    std::uint32_t mask = 0;
+    // Straight from the file when it can be; else through HDF5 (HDF5 2.0 takes the size too).
+    if (fd < 0 || !readPlain(fd, id_.get(), offset, chunk, bytes + 4)) {
+#if H5_VERSION_GE(2, 0, 0)
+      std::size_t room = bytes + 4;
+      const herr_t status = H5Dread_chunk2(id_.get(), H5P_DEFAULT, &offset, &mask, chunk, &room);
+#else
+      const herr_t status = H5Dread_chunk(id_.get(), H5P_DEFAULT, &offset, &mask, chunk);
+#endif
+      if (status < 0) fail("cannot be read (HDF5: " + hdf5Message() + ")");
+    }
+    if (mask != 0) return false;  // the checksum was skipped when it was written
+    const std::uint32_t want = decodeLittle(chunk + bytes);
+    const std::uint32_t got = fletcher32(chunk, bytes);
+    // HDF5 before 1.6.3 stored the checksum's bytes swapped in pairs: HDF5 accepts both.
+    const std::uint32_t swapped = ((got & 0x00ff00ffu) << 8) | ((got >> 8) & 0x00ff00ffu);
+    if (want != got && want != swapped) {
+      fail("checksum mismatch (Fletcher32): the file is corrupted (the chunk at element " +
+           std::to_string(start) + ")");
+    }
+    if (!inPlace) {
+      const std::uint64_t from = std::max(first, start), until = std::min(end, start + c);
+      std::memcpy(to + (from - first) * size, chunk + (from - start) * size, (until - from) * size);
+    }
+  }
+  return true;
+}
+
+}  // namespace kfield::io::impl
