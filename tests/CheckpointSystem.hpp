@@ -21,6 +21,14 @@ inline DataParallelSystem checkpointSystem(const std::string& rule, std::int64_t
       leastSquaresSystem(k, samples, {0, samples}, checkpointRule(rule, k), 0.02), owners);
 }
 
+// The state of a learner of `sys` (owners in process) after `steps` steps.
+template <class Space>
+LearnerState runFor(const DataParallelSystem& sys, std::int64_t steps) {
+  DataParallelLearner<Space> learner(sys);
+  learner.run(steps);
+  return learner.state();
+}
+
 }  // namespace kfield::test
 
 #endif

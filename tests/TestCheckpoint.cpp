@@ -20,13 +20,6 @@ template <class Space>
 class Checkpoint : public ::testing::Test {};
 TYPED_TEST_SUITE(Checkpoint, Spaces, SpaceNames);
 
-template <class Space>
-LearnerState runFor(const DataParallelSystem& sys, std::int64_t steps) {
-  DataParallelLearner<Space> learner(sys);
-  learner.run(steps);
-  return learner.state();
-}
-
 TYPED_TEST(Checkpoint, ResumingGivesTheUninterruptedBitsUnderAnyOwnerCount) {
   TempFolder dir;
   for (const char* rule : {"sgd", "adam"}) {

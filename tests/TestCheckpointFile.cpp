@@ -2,6 +2,7 @@
 // every kind of bad file is refused in one message naming the file and the problem. Bad files
 // are made with HDF5's own C API, not kfield's writer.
 #include "ErrorOf.hpp"
+#include "FileEdits.hpp"
 #include "TempFolder.hpp"
 
 #include <gtest/gtest.h>
@@ -64,19 +65,6 @@ void expectSame(const LearnerState& a, const LearnerState& b) {
 
 std::string loadError(const std::string& path) {
   return errorOf([&] { io::loadCheckpoint(path); });
-}
-
-std::string refusal(const std::string& path, const std::string& what) {
-  return "kfield::io: " + path + ": " + what;
-}
-
-// Opens a checkpoint with HDF5's C API and lets `edit` change it.
-template <class Edit>
-void editFile(const std::string& path, Edit edit) {
-  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  ASSERT_GE(f, 0);
-  edit(f);
-  H5Fclose(f);
 }
 
 void setIntAttribute(hid_t at, const char* name, std::int64_t value) {

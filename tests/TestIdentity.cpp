@@ -53,5 +53,37 @@ TEST(Identity, Sha256) {
   EXPECT_EQ(learnerIdentity(sys), sha256(learnerIdentityBytes(sys)));
 }
 
+// A system held in part is hashed by kfield's own SHA-256, carried between ranks; with every
+// owner here it must give the whole system's digests (OpenSSL's). Sample widths 2..9 and owner
+// sizes that put the piece boundaries at every offset within SHA-256's 64-byte blocks.
+TEST(Identity, ASystemHeldInPartHasTheWholeSystemsIdentity) {
+  for (std::int64_t k : {1, 2, 3, 5, 8}) {
+    for (int owners : {2, 3, 7}) {
+      DataParallelSystem whole = repartitioned(
+          leastSquaresSystem(k, 13 + k, {0, 13 + k}, rules::adam(k), 0.01, std::uint64_t(k)), owners);
+      DataParallelSystem part = whole;
+      for (const auto& owned : whole.owners) part.ownerSizes.push_back(std::int64_t(owned.size()));
+      const SpreadIdentity spread = identityAcrossRanks(part, OwnerPlacement{});
+      EXPECT_EQ(describe(spread.system), describe(systemIdentity(whole))) << k << " " << owners;
+      EXPECT_EQ(describe(spread.learner), describe(learnerIdentity(whole))) << k << " " << owners;
+      EXPECT_EQ(spread.sampleHashes, sampleHashes(whole));
+    }
+  }
+  DataParallelSystem part = smallSystem();
+  part.ownerSizes = {std::int64_t(part.owners[0].size()), std::int64_t(part.owners[1].size()),
+                     std::int64_t(part.owners[2].size())};
+  const std::string refused = errorOf([&] { systemIdentity(part); });
+  EXPECT_NE(refused.find("held in part"), std::string::npos) << refused;
+  EXPECT_NE(errorOf([&] { repartitioned(part, 2); }).find("held in part"), std::string::npos);
+  part.owners[1].clear();  // an owner that runs in this process must be held here
+  EXPECT_EQ(errorOf([&] { identityAcrossRanks(part, OwnerPlacement{}); }),
+            "kfield::identityAcrossRanks: owner 1 runs here but holds 0 of its " +
+                std::to_string(part.ownerSizes[1]) + " samples");
+  part.ownerSizes[1] = -1;
+  EXPECT_EQ(admitted(part).condition, Admission::OwnerSizes);
+  part.ownerSizes.pop_back();
+  EXPECT_EQ(admitted(part).condition, Admission::OwnerSizes);
+}
+
 }  // namespace
 }  // namespace kfield::test

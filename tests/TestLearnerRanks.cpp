@@ -12,6 +12,7 @@
 #include <kfield/Config.hpp>
 #if KFIELD_ENABLE_HDF5
 #include <kfield/io/Checkpoint.hpp>
+#include <kfield/io/SampleStore.hpp>
 #endif
 
 #include <mpi.h>
@@ -181,6 +182,63 @@ TYPED_TEST(LearnerRanks, CheckpointsMoveBetweenRankCounts) {
                           0),
             0u)
       << message;
+}
+
+// Each rank reads only its owners' shares of a sample store and holds nothing else; the
+// learner over those shares has the identities and the bits of the whole system's learner,
+// and its checkpoints resume in one process.
+TYPED_TEST(LearnerRanks, SharesOfASampleStoreGiveOneProcessesBits) {
+  const auto placement = OwnerPlacement::overRanks(MPI_COMM_WORLD);
+  const int ranks = placement.ranks();
+  long id = static_cast<long>(getpid());
+  MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  const std::string base = ::testing::TempDir() + "kfield_store_" + std::to_string(id);
+  const DataParallelSystem whole =
+      repartitioned(leastSquaresSystem(kParams, kSamples, {0, kSamples}, rules::adam(kParams), 0.05), 3);
+  if (placement.rank() == 0) io::saveSamples(base + ".h5", whole);
+  MPI_Barrier(MPI_COMM_WORLD);
+  DataParallelSystem rule = whole;
+  rule.owners.clear();
+  for (int owners : {std::max(2, ranks), ranks + 1, 2 * ranks + 1}) {
+    const DataParallelSystem mine = io::loadSamples(base + ".h5", rule, owners, placement);
+    const IndexRange run = placement.ownersOf(placement.rank(), owners);
+    for (int o = 0; o < owners; ++o) {
+      const bool here = ranks == 1 || (o >= run.begin && o < run.end);  // 1 rank: in process
+      EXPECT_EQ(mine.owners[std::size_t(o)].size(),
+                here ? std::size_t(shareSize(kSamples, owners, o)) : 0u)
+          << "owner " << o << " on rank " << placement.rank();
+    }
+    EXPECT_EQ(mine.heldInPart(), ranks > 1);
+    const DataParallelSystem split = repartitioned(whole, owners);
+    DataParallelLearner<TypeParam> overShares(mine, overRanks());
+    DataParallelLearner<TypeParam> alone(split);
+    EXPECT_EQ(overShares.state().systemIdentity, alone.state().systemIdentity) << owners;
+    EXPECT_EQ(overShares.state().learnerIdentity, alone.state().learnerIdentity) << owners;
+    EXPECT_EQ(overShares.state().sampleHashes, alone.state().sampleHashes) << owners;
+    overShares.run(4);
+    alone.run(4);
+    EXPECT_EQ(wordsOf(overShares.state()), wordsOf(alone.state())) << owners << " owners";
+
+    io::saveCheckpoint(base + ".c.h5", overShares.state(), placement);
+    DataParallelLearner<TypeParam> resumed(whole);
+    resumed.resume(io::loadCheckpoint(base + ".c.h5"));
+    resumed.run(2);
+    alone.run(2);
+    EXPECT_EQ(wordsOf(resumed.state()), wordsOf(alone.state())) << owners << " owners";
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  if (ranks > 1) {  // a rank with another rule: every rank refuses, none waits
+    DataParallelSystem other = rule;
+    if (placement.rank() == 1) other.rate ^= 1;
+    const DataParallelSystem mine = io::loadSamples(base + ".h5", other, ranks, placement);
+    EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam>(mine, overRanks()); }),
+              "kfield::identityAcrossRanks: rank 1 holds another rule or another split of the "
+              "samples than rank 0");
+  }
+  if (placement.rank() == 0) {
+    std::remove((base + ".h5").c_str());
+    std::remove((base + ".c.h5").c_str());
+  }
 }
 #endif
 

@@ -12,15 +12,17 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <future>
 
 namespace kfield::io::impl {
 
-std::uint64_t Dataset::directChunk(Type memory) const {
+std::uint64_t Dataset::directChunk(Type memory, std::uint64_t& rowBytes) const {
 #ifdef H5_HAVE_PARALLEL
-  (void)memory;
+  (void)memory, (void)rowBytes;
   return 0;  // direct chunk I/O is not available with parallel HDF5
 #else
-  if (dims_.size() != 1) return 0;
+  if (dims_.empty()) return 0;
   Id dcpl(H5Dget_create_plist(id_.get()), H5Pclose);
   if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || H5Pget_nfilters(dcpl.get()) != 1) return 0;
   unsigned flags = 0;
@@ -32,9 +34,18 @@ std::uint64_t Dataset::directChunk(Type memory) const {
   // The bytes in memory must be the bytes in the file (little-endian hosts).
   Id stored(H5Dget_type(id_.get()), H5Tclose);
   if (H5Tequal(stored.get(), memoryType(memory)) <= 0) return 0;
-  hsize_t chunk = 0;
-  if (H5Pget_chunk(dcpl.get(), 1, &chunk) != 1) return 0;
-  return chunk;
+  // Chunks of whole rows: a chunk's values are contiguous in memory.
+  std::vector<hsize_t> chunk(dims_.size());
+  if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) !=
+      static_cast<int>(chunk.size())) {
+    return 0;
+  }
+  rowBytes = H5Tget_size(memoryType(memory));
+  for (std::size_t j = 1; j < dims_.size(); ++j) {
+    if (chunk[j] != dims_[j]) return 0;
+    rowBytes *= dims_[j];
+  }
+  return chunk[0];
 #endif
 }
 
@@ -50,18 +61,35 @@ std::uint32_t decodeLittle(const unsigned char* p) {
 
 bool Dataset::writeDirect(const void* data, Type memory, std::uint64_t first,
                           std::uint64_t rows) const {
-  const std::uint64_t c = directChunk(memory);
+  std::uint64_t size = 0;  // bytes a row
+  const std::uint64_t c = directChunk(memory, size);
   if (c == 0 || first % c != 0 || (rows % c != 0 && first + rows != dims_[0])) return false;
-  const std::size_t size = H5Tget_size(memoryType(memory));
-  std::vector<unsigned char> chunk(c * size + 4);
   const auto* bytes = static_cast<const unsigned char*>(data);
-  for (std::uint64_t at = first; at < first + rows; at += c) {
+  // Chunk `at`'s values then its checksum (the edge chunk filled with zeros), in `chunk`.
+  auto prepare = [=](std::uint64_t at, std::vector<unsigned char>& chunk) {
     const std::uint64_t n = std::min(c, first + rows - at);
+    chunk.resize(c * size + 4);
     std::memcpy(chunk.data(), bytes + (at - first) * size, n * size);
     std::fill(chunk.begin() + static_cast<std::ptrdiff_t>(n * size), chunk.end() - 4, 0);
     encodeLittle(fletcher32(chunk.data(), c * size), chunk.data() + c * size);
-    const hsize_t offset = at;
-    if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, &offset, chunk.size(), chunk.data()) < 0) {
+  };
+  // The next chunk is copied and checksummed on another thread while HDF5 writes this one,
+  // so the write costs about what writing the bytes costs.
+  std::vector<unsigned char> chunks[2];
+  std::future<void> next;
+  prepare(first, chunks[0]);
+  std::uint64_t j = 0;
+  for (std::uint64_t at = first; at < first + rows; at += c, ++j) {
+    if (next.valid()) next.get();
+    if (at + c < first + rows) {
+      next = std::async(std::launch::async, prepare, at + c, std::ref(chunks[(j + 1) % 2]));
+    }
+    const std::vector<unsigned char>& chunk = chunks[j % 2];
+    std::vector<hsize_t> offset(dims_.size(), 0);
+    offset[0] = at;
+    if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, offset.data(), chunk.size(), chunk.data()) <
+        0) {
+      if (next.valid()) next.get();
       fail("cannot be written (" + hdf5Message() + ")");
     }
   }
@@ -91,11 +119,12 @@ int plainDescriptor(hid_t dataset) {
 
 // A stored chunk of exactly `size` bytes, read with pread straight into `into` (no copy in
 // HDF5); false when its address or size is not what the caller expects.
-bool readPlain(int fd, hid_t dataset, hsize_t offset, unsigned char* into, std::size_t size) {
+bool readPlain(int fd, hid_t dataset, const hsize_t* offset, unsigned char* into,
+               std::size_t size) {
   unsigned mask = 0;
   haddr_t address = HADDR_UNDEF;
   hsize_t stored = 0;
-  if (H5Dget_chunk_info_by_coord(dataset, &offset, &mask, &address, &stored) < 0) {
+  if (H5Dget_chunk_info_by_coord(dataset, offset, &mask, &address, &stored) < 0) {
     hdf5Message();
     return false;
   }
@@ -190,18 +219,20 @@ bool Dataset::writeDeflated(const void* data, Type memory, std::uint64_t first,
 }
 
 bool Dataset::readDirect(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const {
-  const std::uint64_t c = directChunk(memory);
+  std::uint64_t size = 0;  // bytes a row
+  const std::uint64_t c = directChunk(memory, size);
   if (c == 0) return false;
-  const std::size_t size = H5Tget_size(memoryType(memory)), bytes = c * size;
+  const std::uint64_t bytes = c * size;
   std::vector<unsigned char> spare;
   auto* to = static_cast<unsigned char*>(out);
   const std::uint64_t end = first + rows;
   const int fd = plainDescriptor(id_.get());
   for (std::uint64_t start = first / c * c; start < end; start += c) {
-    const hsize_t offset = start;
+    std::vector<hsize_t> offset(dims_.size(), 0);
+    offset[0] = start;
     hsize_t stored = 0;
     // A chunk never written (fill values), or of another size: HDF5 reads the dataset.
-    if (H5Dget_chunk_storage_size(id_.get(), &offset, &stored) < 0 || stored != bytes + 4) {
+    if (H5Dget_chunk_storage_size(id_.get(), offset.data(), &stored) < 0 || stored != bytes + 4) {
       hdf5Message();
       return false;
     }
@@ -212,12 +243,12 @@ bool Dataset::readDirect(void* out, Type memory, std::uint64_t first, std::uint6
     unsigned char* chunk = inPlace ? to + (start - first) * size : spare.data();
     std::uint32_t mask = 0;
     // Straight from the file when it can be; else through HDF5 (HDF5 2.0 takes the size too).
-    if (fd < 0 || !readPlain(fd, id_.get(), offset, chunk, bytes + 4)) {
+    if (fd < 0 || !readPlain(fd, id_.get(), offset.data(), chunk, bytes + 4)) {
 #if H5_VERSION_GE(2, 0, 0)
       std::size_t room = bytes + 4;
-      const herr_t status = H5Dread_chunk2(id_.get(), H5P_DEFAULT, &offset, &mask, chunk, &room);
+      const herr_t status = H5Dread_chunk2(id_.get(), H5P_DEFAULT, offset.data(), &mask, chunk, &room);
 #else
-      const herr_t status = H5Dread_chunk(id_.get(), H5P_DEFAULT, &offset, &mask, chunk);
+      const herr_t status = H5Dread_chunk(id_.get(), H5P_DEFAULT, offset.data(), &mask, chunk);
 #endif
       if (status < 0) fail("cannot be read (HDF5: " + hdf5Message() + ")");
     }
@@ -227,8 +258,8 @@ bool Dataset::readDirect(void* out, Type memory, std::uint64_t first, std::uint6
     // HDF5 before 1.6.3 stored the checksum's bytes swapped in pairs: HDF5 accepts both.
     const std::uint32_t swapped = ((got & 0x00ff00ffu) << 8) | ((got >> 8) & 0x00ff00ffu);
     if (want != got && want != swapped) {
-      fail("checksum mismatch (Fletcher32): the file is corrupted (the chunk at element " +
-           std::to_string(start) + ")");
+      fail("checksum mismatch (Fletcher32): the file is corrupted (the chunk at " +
+           std::string(dims_.size() == 1 ? "element " : "row ") + std::to_string(start) + ")");
     }
     if (!inPlace) {
       const std::uint64_t from = std::max(first, start), until = std::min(end, start + c);

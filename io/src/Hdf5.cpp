@@ -356,11 +356,19 @@ std::uint64_t Dataset::elements() const {
 }
 
 void Dataset::requireFits(std::uint64_t elementBytes) const {
-  const std::uint64_t bytes = kfield::impl::product({elements(), elementBytes});
+  requireFits(elementBytes, dims_.empty() ? 1 : dims_[0]);
+}
+
+void Dataset::requireFits(std::uint64_t elementBytes, std::uint64_t rows) const {
+  std::vector<std::uint64_t> part = dims_;
+  if (!part.empty()) part[0] = std::min(part[0], rows);
+  std::uint64_t bytes = elementBytes;
+  for (auto d : part) bytes = kfield::impl::product({bytes, d});
   const std::uint64_t limit = hostMemoryBytes();
   if (bytes > limit) {
-    fail("its " + describeDims(dims_) + " values need " + kfield::impl::bytesText(bytes) +
-         ", but this machine's memory is " + kfield::impl::bytesText(limit));
+    fail(std::string(part == dims_ ? "its " : "the share's ") + describeDims(part) +
+         " values need " + kfield::impl::bytesText(bytes) + ", but this machine's memory is " +
+         kfield::impl::bytesText(limit));
   }
 }
 

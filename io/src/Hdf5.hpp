@@ -103,6 +103,7 @@ class Dataset {
   // Refuses, naming the dataset, one whose values (of `elementBytes` each) would not fit in
   // this machine's memory: called before anything sized by the file is allocated.
   void requireFits(std::uint64_t elementBytes) const;
+  void requireFits(std::uint64_t elementBytes, std::uint64_t rows) const;  // `rows` rows of it
   Type type() const;  // refuses a type kfield does not store
   bool checksummed() const;
   // Refuses (naming the dataset) another type or another shape.
@@ -126,10 +127,10 @@ class Dataset {
     Id file, memory;
   };
   Rows select(std::uint64_t first, std::uint64_t rows) const;  // refuses rows outside
-  // Chunks of a 1-D dataset whose one filter is Fletcher32 are read and written whole with
-  // kfield's own checksum (Fletcher32.hpp), bypassing HDF5's filter pipeline; false when that
-  // does not apply (then HDF5 does it).
-  std::uint64_t directChunk(Type memory) const;  // chunk elements, or 0
+  // Chunks of whole rows of a dataset whose one filter is Fletcher32 are read and written
+  // whole with kfield's own checksum (Fletcher32.hpp), bypassing HDF5's filter pipeline; false
+  // when that does not apply (then HDF5 does it).
+  std::uint64_t directChunk(Type memory, std::uint64_t& rowBytes) const;  // chunk rows, or 0
   bool writeDirect(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;
   bool readDirect(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const;
   // One row (of the first dimension) of a dataset filtered by Fletcher32 (after deflate or not), whose

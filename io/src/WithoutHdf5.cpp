@@ -4,6 +4,7 @@
 #include "kfield/io/Inspect.hpp"
 #include "kfield/io/NetworkFile.hpp"
 #include "kfield/io/Restart.hpp"
+#include "kfield/io/SampleStore.hpp"
 #include "kfield/io/Spill.hpp"
 
 #include <stdexcept>
@@ -30,6 +31,14 @@ Network readNetwork(const std::string& path) { noHdf5("kfield::io::readNetwork",
 SimulationCarry loadRestart(const std::string& path, const TracedProgram&, const Network&,
                             std::int64_t) {
   noHdf5("kfield::io::loadRestart", path);
+}
+
+void saveSamples(const std::string& path, const DataParallelSystem&) {
+  noHdf5("kfield::io::saveSamples", path);
+}
+DataParallelSystem loadSamples(const std::string& path, DataParallelSystem, std::int64_t,
+                               const OwnerPlacement&) {
+  noHdf5("kfield::io::loadSamples", path);
 }
 
 std::shared_ptr<diff::CarryStore> spillStore(const std::string& folder) {

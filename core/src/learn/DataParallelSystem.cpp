@@ -6,9 +6,13 @@
 
 namespace kfield {
 
+std::int64_t DataParallelSystem::ownerSize(std::size_t owner) const {
+  return heldInPart() ? ownerSizes[owner] : static_cast<std::int64_t>(owners[owner].size());
+}
+
 std::int64_t DataParallelSystem::totalMass() const {
   std::int64_t mass = 0;
-  for (const auto& owned : owners) mass += static_cast<std::int64_t>(owned.size());
+  for (std::size_t o = 0; o < owners.size(); ++o) mass += ownerSize(o);
   return mass;
 }
 
@@ -26,6 +30,7 @@ std::string describe(Admission condition) {
     case Admission::MassTooLarge: return "total mass is not below 2^53";
     case Admission::SampleWidth: return "a sample's width is not s";
     case Admission::MalformedProgram: return "a program is malformed";
+    case Admission::OwnerSizes: return "owner sizes do not match the owners";
   }
   return "unknown";
 }
@@ -85,6 +90,27 @@ AdmissionResult admitted(const DataParallelSystem& sys) {
   if (sys.owners.size() < 2) {
     return fail(Admission::FewerThanTwoOwners,
                 str(static_cast<std::int64_t>(sys.owners.size())) + " owner(s)");
+  }
+  if (sys.heldInPart()) {
+    if (sys.ownerSizes.size() != sys.owners.size()) {
+      return fail(Admission::OwnerSizes,
+                  str(static_cast<std::int64_t>(sys.ownerSizes.size())) + " sizes for " +
+                      str(static_cast<std::int64_t>(sys.owners.size())) + " owners");
+    }
+    std::int64_t sum = 0;  // each size < 2^53: the sum is checked before it could overflow
+    for (std::size_t o = 0; o < sys.owners.size(); ++o) {
+      const auto held = static_cast<std::int64_t>(sys.owners[o].size());
+      if (sys.ownerSizes[o] < 0 || sys.ownerSizes[o] >= (std::int64_t(1) << 53) ||
+          (held != 0 && held != sys.ownerSizes[o])) {
+        return fail(Admission::OwnerSizes, "owner " + str(static_cast<std::int64_t>(o)) +
+                                               " has size " + str(sys.ownerSizes[o]) +
+                                               " and holds " + str(held) + " samples");
+      }
+      sum += sys.ownerSizes[o];
+      if (sum >= (std::int64_t(1) << 53)) {
+        return fail(Admission::MassTooLarge, "more than 2^53 samples in the owner sizes");
+      }
+    }
   }
   const std::int64_t mass = sys.totalMass();
   if (mass == 0) return fail(Admission::NoSamples, "no owner holds a sample");

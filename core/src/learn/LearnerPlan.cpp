@@ -35,8 +35,8 @@ LearnerPlan planLearner(const DataParallelSystem& system, const OwnerPlacement& 
   p.localOwners = {placement.ownersOf(p.localReplicas.begin, p.owners).begin,
                    placement.ownersOf(p.localReplicas.end - 1, p.owners).end};
   p.ownerBegin.push_back(0);
-  for (const auto& owned : system.owners) {
-    p.ownerBegin.push_back(p.ownerBegin.back() + static_cast<std::int64_t>(owned.size()));
+  for (std::size_t o = 0; o < system.owners.size(); ++o) {
+    p.ownerBegin.push_back(p.ownerBegin.back() + system.ownerSize(o));
   }
 
   const std::int64_t block = std::int64_t(1) << kTaskLog2;

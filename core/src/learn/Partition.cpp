@@ -22,6 +22,11 @@ DataParallelSystem repartitioned(const DataParallelSystem& system, std::int64_t 
     impl::invalidArgument("kfield::repartitioned",
                           "owners = " + std::to_string(owners) + ", need at least 1");
   }
+  if (system.heldInPart()) {
+    impl::invalidArgument("kfield::repartitioned",
+                          "the system is held in part: read its samples split among " +
+                              std::to_string(owners) + " owners instead (io::loadSamples)");
+  }
   DataParallelSystem out = system;
   out.owners.assign(static_cast<std::size_t>(owners), {});
   const std::int64_t total = system.totalMass();

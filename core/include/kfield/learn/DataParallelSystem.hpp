@@ -37,8 +37,14 @@ struct DataParallelSystem {
   std::vector<unsigned char> contributionIdentity;
   // owners[o] holds owner o's samples, each samples[j] of sampleWidth words, in order.
   std::vector<std::vector<std::vector<Word>>> owners;
+  // A system held in part (io::loadSamples over MPI ranks: each rank reads only its share):
+  // ownerSizes[o] is owner o's sample count, and owners[o] is empty where this rank does not
+  // run owner o. Empty: `owners` holds every sample.
+  std::vector<std::int64_t> ownerSizes;
 
   std::int64_t stateWords() const { return static_cast<std::int64_t>(initialState.size()); }
+  bool heldInPart() const { return !ownerSizes.empty(); }
+  std::int64_t ownerSize(std::size_t owner) const;
   std::int64_t totalMass() const;  // the number of samples
 };
 
@@ -56,6 +62,7 @@ enum class Admission {
   MassTooLarge,      // total mass < 2^53
   SampleWidth,       // every sample has s words
   MalformedProgram,  // a program that is not well formed (pointwise::validate)
+  OwnerSizes,        // held in part: a size per owner, each held owner holding its size
 };
 
 std::string describe(Admission condition);

@@ -5,6 +5,7 @@
 #define KFIELD_LEARN_IDENTITY_HPP
 
 #include "kfield/learn/DataParallelSystem.hpp"
+#include "kfield/learn/OwnerPlacement.hpp"
 
 #include <array>
 #include <cstddef>
@@ -39,8 +40,22 @@ Digest sha256(const std::vector<unsigned char>& bytes);
 // The rule's bytes alone (writeRuleIdentity), to tell a changed rule from changed samples.
 Digest ruleIdentity(const DataParallelSystem& system);
 // A 64-bit hash of each sample's words, in owner order: names the first sample that differs.
+// These and the functions above refuse a system held in part (identityAcrossRanks).
 std::vector<std::uint64_t> sampleHashes(const DataParallelSystem& system);
 std::string describe(const Digest& digest);  // 64 lowercase hex digits
+
+// The identities of a system held in part (DataParallelSystem::ownerSizes; each rank holding
+// the owners it runs): the digests and sample hashes of the whole system, computed with each
+// rank hashing only its own samples and handing the running digests on in rank order.
+// Collective over the placement. Throws std::invalid_argument when ranks hold another rule or
+// split, or an owner that runs here is not held. Of a whole system: the functions above.
+struct SpreadIdentity {
+  Digest system{};
+  Digest learner{};
+  std::vector<std::uint64_t> sampleHashes;
+};
+SpreadIdentity identityAcrossRanks(const DataParallelSystem& system,
+                                   const OwnerPlacement& placement);
 
 }  // namespace kfield
 

@@ -12,7 +12,8 @@
 namespace kfield {
 
 // The same learner with its sample sequence split into `owners` contiguous shares whose
-// sizes differ by at most one, larger first. Throws std::invalid_argument for owners < 1.
+// sizes differ by at most one, larger first. Throws std::invalid_argument for owners < 1 and
+// for a system held in part.
 DataParallelSystem repartitioned(const DataParallelSystem& system, std::int64_t owners);
 // The sizes such a split gives: share j of `total` among `parts`.
 std::int64_t shareSize(std::int64_t total, std::int64_t parts, std::int64_t j);

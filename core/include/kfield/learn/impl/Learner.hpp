@@ -34,15 +34,17 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
       impl::planLearner(system, options_.placement, options_.checkEvery, options_.partitionState);
   identity_.parameterCount = system.parameters;
   identity_.rate = system.rate;
-  identity_.systemIdentity = systemIdentity(system);
-  identity_.learnerIdentity = learnerIdentity(system);
+  // A system held in part is hashed across the ranks, each rank its own samples.
+  SpreadIdentity identities = identityAcrossRanks(system, options_.placement);
+  identity_.systemIdentity = identities.system;
+  identity_.learnerIdentity = identities.learner;
   identity_.numericalContract = learnerNumericalContract();
   identity_.owners = static_cast<std::int64_t>(system.owners.size());
   identity_.sampleWidth = system.sampleWidth;
   identity_.samples = system.totalMass();
   identity_.ruleIdentity = ruleIdentity(system);
-  identity_.sampleHashes = sampleHashes(system);
-  impl::requireSameSystem(options_.placement, identity_.systemIdentity);
+  identity_.sampleHashes = std::move(identities.sampleHashes);
+  if (!system.heldInPart()) impl::requireSameSystem(options_.placement, identity_.systemIdentity);
   const auto& p = plan_;
   const auto R = static_cast<std::size_t>(p.replicas);
 
