@@ -12,8 +12,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
-#include <future>
 
 namespace kfield::io::impl {
 
@@ -57,46 +55,7 @@ std::uint32_t decodeLittle(const unsigned char* p) {
   return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
          std::uint32_t(p[3]) << 24;
 }
-}  // namespace
 
-bool Dataset::writeDirect(const void* data, Type memory, std::uint64_t first,
-                          std::uint64_t rows) const {
-  std::uint64_t size = 0;  // bytes a row
-  const std::uint64_t c = directChunk(memory, size);
-  if (c == 0 || first % c != 0 || (rows % c != 0 && first + rows != dims_[0])) return false;
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  // Chunk `at`'s values then its checksum (the edge chunk filled with zeros), in `chunk`.
-  auto prepare = [=](std::uint64_t at, std::vector<unsigned char>& chunk) {
-    const std::uint64_t n = std::min(c, first + rows - at);
-    chunk.resize(c * size + 4);
-    std::memcpy(chunk.data(), bytes + (at - first) * size, n * size);
-    std::fill(chunk.begin() + static_cast<std::ptrdiff_t>(n * size), chunk.end() - 4, 0);
-    encodeLittle(fletcher32(chunk.data(), c * size), chunk.data() + c * size);
-  };
-  // The next chunk is copied and checksummed on another thread while HDF5 writes this one,
-  // so the write costs about what writing the bytes costs.
-  std::vector<unsigned char> chunks[2];
-  std::future<void> next;
-  prepare(first, chunks[0]);
-  std::uint64_t j = 0;
-  for (std::uint64_t at = first; at < first + rows; at += c, ++j) {
-    if (next.valid()) next.get();
-    if (at + c < first + rows) {
-      next = std::async(std::launch::async, prepare, at + c, std::ref(chunks[(j + 1) % 2]));
-    }
-    const std::vector<unsigned char>& chunk = chunks[j % 2];
-    std::vector<hsize_t> offset(dims_.size(), 0);
-    offset[0] = at;
-    if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, offset.data(), chunk.size(), chunk.data()) <
-        0) {
-      if (next.valid()) next.get();
-      fail("cannot be written (" + hdf5Message() + ")");
-    }
-  }
-  return true;
-}
-
-namespace {
 // The descriptor of a dataset's file when HDF5 reads it with its default driver (sec2) and
 // it has no user block, so chunk addresses are file offsets; -1 otherwise.
 int plainDescriptor(hid_t dataset) {
@@ -117,18 +76,68 @@ int plainDescriptor(hid_t dataset) {
   return *static_cast<int*>(handle);
 }
 
-// A stored chunk of exactly `size` bytes, read with pread straight into `into` (no copy in
-// HDF5); false when its address or size is not what the caller expects.
-bool readPlain(int fd, hid_t dataset, const hsize_t* offset, unsigned char* into,
-               std::size_t size) {
+// Where a stored chunk of exactly `size` bytes lies in the file; HADDR_UNDEF when it is not.
+haddr_t chunkAddress(hid_t dataset, const hsize_t* offset, std::size_t size) {
   unsigned mask = 0;
   haddr_t address = HADDR_UNDEF;
   hsize_t stored = 0;
   if (H5Dget_chunk_info_by_coord(dataset, offset, &mask, &address, &stored) < 0) {
     hdf5Message();
-    return false;
+    return HADDR_UNDEF;
   }
-  if (mask != 0 || address == HADDR_UNDEF || stored != size) return false;
+  return mask == 0 && stored == size ? address : HADDR_UNDEF;
+}
+}  // namespace
+
+bool Dataset::writeDirect(const void* data, Type memory, std::uint64_t first,
+                          std::uint64_t rows) const {
+  std::uint64_t size = 0;  // bytes a row
+  const std::uint64_t c = directChunk(memory, size);
+  if (c == 0 || first % c != 0 || (rows % c != 0 && first + rows != dims_[0])) return false;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  const std::uint64_t end = first + rows;
+  const int fd = plainDescriptor(id_.get());
+  std::vector<unsigned char> spare;
+  for (std::uint64_t at = first; at < end; at += c) {
+    const std::uint64_t n = std::min(c, end - at);
+    const unsigned char* values = bytes + (at - first) * size;
+    std::vector<hsize_t> offset(dims_.size(), 0);
+    offset[0] = at;
+    const std::uint32_t sum = n == c ? fletcher32(values, c * size) : 0;
+    // A whole chunk with more of the caller's values after it is written from where it lies,
+    // with no copy: HDF5 stores its c rows and the 4 bytes after them, which are then
+    // overwritten in the file by the checksum. Other chunks are copied with their checksum
+    // (the edge chunk filled with zeros).
+    if (fd >= 0 && n == c && at + c < end) {
+      if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, offset.data(), c * size + 4, values) < 0) {
+        fail("cannot be written (" + hdf5Message() + ")");
+      }
+      unsigned char checksum[4];
+      encodeLittle(sum, checksum);
+      const haddr_t address = chunkAddress(id_.get(), offset.data(), c * size + 4);
+      if (address == HADDR_UNDEF ||
+          ::pwrite(fd, checksum, 4, static_cast<off_t>(address + c * size)) != 4) {
+        fail("cannot be written (the checksum of the chunk at row " + std::to_string(at) + ")");
+      }
+      continue;
+    }
+    spare.assign(c * size + 4, 0);
+    std::memcpy(spare.data(), values, n * size);
+    encodeLittle(n == c ? sum : fletcher32(spare.data(), c * size), spare.data() + c * size);
+    if (H5Dwrite_chunk(id_.get(), H5P_DEFAULT, 0, offset.data(), spare.size(), spare.data()) < 0) {
+      fail("cannot be written (" + hdf5Message() + ")");
+    }
+  }
+  return true;
+}
+
+namespace {
+// A stored chunk of exactly `size` bytes, read with pread straight into `into` (no copy in
+// HDF5); false when its address or size is not what the caller expects.
+bool readPlain(int fd, hid_t dataset, const hsize_t* offset, unsigned char* into,
+               std::size_t size) {
+  const haddr_t address = chunkAddress(dataset, offset, size);
+  if (address == HADDR_UNDEF) return false;
   for (std::size_t done = 0; done < size;) {
     const ssize_t n = ::pread(fd, into + done, size - done, static_cast<off_t>(address + done));
     if (n <= 0) return false;
