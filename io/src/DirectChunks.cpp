@@ -76,6 +76,37 @@ int plainDescriptor(hid_t dataset) {
   return *static_cast<int*>(handle);
 }
 
+// What HDF5's shuffle filter stores: byte k of every value together (plane k), for values of
+// `width` bytes. Values of 8 bytes go 8 at a time through an 8 x 8 byte transpose in registers.
+void shuffleBytes(const unsigned char* in, unsigned char* out, std::uint64_t bytes,
+                  std::uint64_t width) {
+  const std::uint64_t values = bytes / width;
+  std::uint64_t v = 0;
+  if (width == 8) {
+    for (; v + 8 <= values; v += 8) {
+      std::uint64_t r[8];  // r[j]: value v + j; byte k of it is column k
+      std::memcpy(r, in + v * 8, sizeof r);
+      for (int i : {0, 1, 2, 3}) {  // swap 4-byte blocks, then 2-byte, then bytes
+        const std::uint64_t t = ((r[i] >> 32) ^ r[i + 4]) & 0x00000000ffffffffull;
+        r[i + 4] ^= t, r[i] ^= t << 32;
+      }
+      for (int i : {0, 1, 4, 5}) {
+        const std::uint64_t t = ((r[i] >> 16) ^ r[i + 2]) & 0x0000ffff0000ffffull;
+        r[i + 2] ^= t, r[i] ^= t << 16;
+      }
+      for (int i : {0, 2, 4, 6}) {
+        const std::uint64_t t = ((r[i] >> 8) ^ r[i + 1]) & 0x00ff00ff00ff00ffull;
+        r[i + 1] ^= t, r[i] ^= t << 8;
+      }
+      for (int k = 0; k < 8; ++k) std::memcpy(out + k * values + v, &r[k], 8);  // now plane k
+    }
+  }
+  for (; v < values; ++v) {
+    for (std::uint64_t k = 0; k < width; ++k) out[k * values + v] = in[v * width + k];
+  }
+  std::memcpy(out + values * width, in + values * width, bytes - values * width);  // leftover
+}
+
 // Where a stored chunk of exactly `size` bytes lies in the file; HADDR_UNDEF when it is not.
 haddr_t chunkAddress(hid_t dataset, const hsize_t* offset, std::size_t size) {
   unsigned mask = 0;
@@ -153,23 +184,28 @@ bool Dataset::writeDeflated(const void* data, Type memory, std::uint64_t first,
   return false;
 #else
   if (dims_.size() < 2 || rows != 1) return false;
-  // Filters: Fletcher32 alone, or deflate then Fletcher32.
+  // Filters: Fletcher32 alone, or deflate then Fletcher32, or shuffle, deflate, Fletcher32.
   Id dcpl(H5Dget_create_plist(id_.get()), H5Pclose);
   const int filters = H5Pget_nfilters(dcpl.get());
-  if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || filters < 1 || filters > 2) return false;
-  unsigned flags = 0, level = 0;
-  std::size_t n = 1;
-  if (filters == 2 && (H5Pget_filter2(dcpl.get(), 0, &flags, &n, &level, 0, nullptr, nullptr) !=
-                           H5Z_FILTER_DEFLATE ||
-                       n < 1)) {
-    return false;
+  if (H5Pget_layout(dcpl.get()) != H5D_CHUNKED || filters < 1 || filters > 3) return false;
+  bool shuffle = false, deflate = false;
+  unsigned level = 0;
+  for (int f = 0; f < filters; ++f) {
+    unsigned flags = 0, values[1] = {0};
+    std::size_t n = 1;
+    const H5Z_filter_t filter = H5Pget_filter2(dcpl.get(), static_cast<unsigned>(f), &flags, &n,
+                                               values, 0, nullptr, nullptr);
+    if (f == filters - 1) {
+      if (filter != H5Z_FILTER_FLETCHER32) return false;
+    } else if (filter == H5Z_FILTER_SHUFFLE && f == 0 && filters == 3) {
+      shuffle = true;
+    } else if (filter == H5Z_FILTER_DEFLATE && f == filters - 2 && n >= 1) {
+      deflate = true;
+      level = values[0];
+    } else {
+      return false;
+    }
   }
-  n = 0;
-  if (H5Pget_filter2(dcpl.get(), static_cast<unsigned>(filters - 1), &flags, &n, nullptr, 0,
-                     nullptr, nullptr) != H5Z_FILTER_FLETCHER32) {
-    return false;
-  }
-  const bool deflate = filters == 2;
   Id stored(H5Dget_type(id_.get()), H5Tclose);
   if (H5Tequal(stored.get(), memoryType(memory)) <= 0) return false;
   std::vector<hsize_t> chunk(dims_.size());
@@ -200,6 +236,12 @@ bool Dataset::writeDeflated(const void* data, Type memory, std::uint64_t first,
           padded.assign(chunkBytes, 0);
           std::memcpy(padded.data(), raw, valid - at);
           raw = padded.data();
+        }
+        std::vector<unsigned char> shuffled;
+        if (shuffle) {
+          shuffled.resize(chunkBytes);
+          shuffleBytes(raw, shuffled.data(), chunkBytes, H5Tget_size(memoryType(memory)));
+          raw = shuffled.data();
         }
         std::vector<unsigned char>& out = packed[std::size_t(j)];
         uLongf size = deflate ? compressBound(static_cast<uLong>(chunkBytes)) : chunkBytes;

@@ -46,7 +46,7 @@ template <> constexpr Type typeOf<std::uint64_t>() { return Type::UInt64; }
 template <> constexpr Type typeOf<unsigned char>() { return Type::UInt8; }
 
 // How a dataset is laid out: chunks of about `chunkElements` (along the first dimension, whole
-// rows), Fletcher32 checksums per chunk, deflate level 0 (off) to 9.
+// rows), Fletcher32 checksums per chunk, deflate level 0 (off) to 9 (after HDF5's shuffle).
 struct Storage {
   std::uint64_t chunkElements = std::uint64_t(1) << 20;
   bool fletcher32 = true;
@@ -133,9 +133,10 @@ class Dataset {
   std::uint64_t directChunk(Type memory, std::uint64_t& rowBytes) const;  // chunk rows, or 0
   bool writeDirect(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;
   bool readDirect(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const;
-  // One row (of the first dimension) of a dataset filtered by Fletcher32 (after deflate or not), whose
-  // chunks are one row deep and whole in every dimension after the second: its chunks are
-  // compressed in parallel and written directly (what HDF5's pipeline would store).
+  // One row (of the first dimension) of a dataset filtered by Fletcher32 (after shuffle and
+  // deflate, or deflate, or alone), whose chunks are one row deep and whole in every dimension
+  // after the second: its chunks are compressed in parallel and written directly (what HDF5's
+  // pipeline would store).
   bool writeDeflated(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;
   Id id_;
   std::string file_, path_;

@@ -23,6 +23,8 @@ with h5py.File(path, "r") as f:
     assert rounds == expected_rounds, rounds
     out = f["fields/output"]
     assert out.shape == (len(rounds), n, samples), out.shape
+    # kfield compresses the chunks itself: HDF5's own filters must decode them.
+    assert out.fletcher32 and out.shuffle and out.compression == "gzip", out.compression
     net = f["network"]
     assert net.attrs["devices"] == n
     offsets, neighbors = net["offsets"][:], net["neighbors"][:]
