@@ -3,7 +3,7 @@
 // pread straight into place. The bytes are what HDF5's own filters store and check.
 #include "Hdf5.hpp"
 
-#include "Fletcher32.hpp"
+#include "Checksums.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <zlib.h>
@@ -105,6 +105,36 @@ void shuffleBytes(const unsigned char* in, unsigned char* out, std::uint64_t byt
     for (std::uint64_t k = 0; k < width; ++k) out[k * values + v] = in[v * width + k];
   }
   std::memcpy(out + values * width, in + values * width, bytes - values * width);  // leftover
+}
+
+// What zlib's compress2 at this level stores (RFC 1950: header, deflate data, Adler-32), with
+// the Adler-32 computed by kfield (zlib's own is a scalar loop that costs about as much as
+// deflate at level 1 on shuffled numbers). `out` has compressBound(bytes) + 4 bytes (room for
+// the Fletcher32 after the stream); `size` becomes the stream's size. False when zlib fails.
+bool zlibStream(const unsigned char* in, std::uint64_t bytes, int level,
+                std::vector<unsigned char>& out, uLongf& size) {
+  z_stream z{};
+  if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return false;
+  // The header zlib writes: 32 KiB window, its level class, a check making it a multiple of 31.
+  const unsigned levelClass = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+  unsigned header = (0x78u << 8) | (levelClass << 6);
+  header += 31 - header % 31;
+  out[0] = static_cast<unsigned char>(header >> 8);
+  out[1] = static_cast<unsigned char>(header);
+  z.next_in = const_cast<unsigned char*>(in);
+  z.avail_in = static_cast<uInt>(bytes);
+  z.next_out = out.data() + 2;
+  z.avail_out = static_cast<uInt>(out.size() - 10);  // header, Adler-32, Fletcher32
+  const bool done = deflate(&z, Z_FINISH) == Z_STREAM_END;
+  const uLong deflated = z.total_out;
+  deflateEnd(&z);
+  if (!done) return false;
+  const std::uint32_t check = adler32(in, bytes);
+  for (int k = 0; k < 4; ++k) {
+    out[2 + deflated + k] = static_cast<unsigned char>(check >> (24 - 8 * k));  // big-endian
+  }
+  size = deflated + 6;
+  return true;
 }
 
 // Where a stored chunk of exactly `size` bytes lies in the file; HADDR_UNDEF when it is not.
@@ -248,8 +278,7 @@ bool Dataset::writeDeflated(const void* data, Type memory, std::uint64_t first,
         out.resize(size + 4);
         if (!deflate) {
           std::memcpy(out.data(), raw, chunkBytes);
-        } else if (compress2(out.data(), &size, raw, static_cast<uLong>(chunkBytes),
-                             static_cast<int>(level)) != Z_OK) {
+        } else if (!zlibStream(raw, chunkBytes, static_cast<int>(level), out, size)) {
           failed[std::size_t(j)] = 1;
           return;
         }

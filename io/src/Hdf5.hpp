@@ -128,7 +128,7 @@ class Dataset {
   };
   Rows select(std::uint64_t first, std::uint64_t rows) const;  // refuses rows outside
   // Chunks of whole rows of a dataset whose one filter is Fletcher32 are read and written
-  // whole with kfield's own checksum (Fletcher32.hpp), bypassing HDF5's filter pipeline; false
+  // whole with kfield's own checksum (Checksums.hpp), bypassing HDF5's filter pipeline; false
   // when that does not apply (then HDF5 does it).
   std::uint64_t directChunk(Type memory, std::uint64_t& rowBytes) const;  // chunk rows, or 0
   bool writeDirect(const void* data, Type memory, std::uint64_t first, std::uint64_t rows) const;

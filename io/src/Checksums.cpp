@@ -1,4 +1,4 @@
-#include "Fletcher32.hpp"
+#include "Checksums.hpp"
 
 namespace kfield::io::impl {
 
@@ -45,6 +45,25 @@ KFIELD_CHECKSUM_CLONES std::uint32_t fletcher32(const unsigned char* data, std::
   sum1 = (sum1 & 0xffff) + (sum1 >> 16);
   sum2 = (sum2 & 0xffff) + (sum2 >> 16);
   return (sum2 << 16) | sum1;
+}
+
+KFIELD_CHECKSUM_CLONES std::uint32_t adler32(const unsigned char* data, std::size_t bytes) {
+  constexpr std::uint32_t kBase = 65521;
+  std::uint32_t a = 1, b = 0;
+  while (bytes > 0) {
+    // zlib's NMAX: b + n a + 255 n (n + 1) / 2 stays below 2^32 for a, b < kBase.
+    const auto n = static_cast<std::uint32_t>(bytes > 5552 ? 5552 : bytes);
+    std::uint32_t s = 0, t = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      s += data[i];
+      t += (n - i) * data[i];
+    }
+    b = (b + n * a + t) % kBase;
+    a = (a + s) % kBase;
+    data += n;
+    bytes -= n;
+  }
+  return (b << 16) | a;
 }
 
 }  // namespace kfield::io::impl

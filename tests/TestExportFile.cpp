@@ -1,0 +1,72 @@
+// Simulation exports as files: kfield shuffles, deflates and checksums snapshot chunks itself
+// (on every host thread); the bytes it stores must be the bytes HDF5's own filter pipeline
+// stores for the same values, chunk by chunk, at every deflate level.
+#include "FileEdits.hpp"
+#include "TempFolder.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <kfield/Random.hpp>
+#include <kfield/io/Export.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+std::vector<unsigned char> rawChunk(hid_t dataset, const std::vector<hsize_t>& offset) {
+  hsize_t size = 0;
+  EXPECT_GE(H5Dget_chunk_storage_size(dataset, offset.data(), &size), 0);
+  std::vector<unsigned char> bytes(size);
+  std::uint32_t mask = 0;
+  EXPECT_GE(H5Dread_chunk(dataset, H5P_DEFAULT, offset.data(), &mask, bytes.data()), 0);
+  EXPECT_EQ(mask, 0u);
+  return bytes;
+}
+
+TEST(ExportFile, SnapshotChunksAreWhatHdf5sFiltersStore) {
+  TempFolder dir;
+  const Network net = Network::grid(300, 200);  // 60000 devices x 3 samples: 2 chunks, one partial
+  const std::int64_t n = net.devices(), samples = 3;
+  HostPlane field("field", n, samples);
+  for (std::int64_t i = 0; i < n; ++i) {
+    field(i, 0) = double(i % 300 + i / 300);                 // hop counts
+    field(i, 1) = std::sqrt(double(i)) * 0.37;               // distances
+    field(i, 2) = double(mix64(std::uint64_t(i), 5) >> 11);  // noise
+  }
+  for (int level : {0, 1, 6, 9}) {
+    const std::string path = dir / ("e" + std::to_string(level) + ".h5");
+    io::SimulationExport out(path, net, "test", samples, "output", level);
+    out.append(7, field);
+    out.finish();
+    editFile(path, [&](hid_t f) {
+      const hid_t mine = H5Dopen2(f, "/fields/output", H5P_DEFAULT);
+      const hid_t dcpl = H5Dget_create_plist(mine);
+      EXPECT_EQ(H5Pget_nfilters(dcpl), level == 0 ? 1 : 3) << level;
+      // The same values through HDF5's pipeline, in a dataset made with the same properties.
+      const hsize_t dims[3] = {1, hsize_t(n), hsize_t(samples)};
+      const hid_t space = H5Screate_simple(3, dims, nullptr);
+      const hid_t theirs =
+          H5Dcreate2(f, "/fields/theirs", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+      ASSERT_GE(H5Dwrite(theirs, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data()), 0);
+      hsize_t chunk[3] = {0, 0, 0};
+      H5Pget_chunk(dcpl, 3, chunk);
+      for (hsize_t at = 0; at < hsize_t(n); at += chunk[1]) {
+        EXPECT_EQ(rawChunk(mine, {0, at, 0}), rawChunk(theirs, {0, at, 0}))
+            << "deflate " << level << ", the chunk at device " << at;
+      }
+      std::vector<double> back(std::size_t(n * samples));
+      EXPECT_GE(H5Dread(mine, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, back.data()), 0);
+      EXPECT_EQ(std::memcmp(back.data(), field.data(), back.size() * 8), 0) << level;
+      H5Dclose(theirs);
+      H5Sclose(space);
+      H5Pclose(dcpl);
+      H5Dclose(mine);
+    });
+  }
+}
+
+}  // namespace
+}  // namespace kfield::test
