@@ -158,9 +158,11 @@ void registerBenchmarks() {
       ->Args({10, 1})
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
-  for (auto [name, body] : {std::pair{"Checkpoint/Write", checkpointWrite},
-                            std::pair{"Checkpoint/Read", checkpointRead},
-                            std::pair{"Plain/Write", plainWrite}, std::pair{"Plain/Read", plainRead}}) {
+  using Body = void (*)(benchmark::State&);
+  for (auto [name, body] : {std::pair<const char*, Body>{"Checkpoint/Write", checkpointWrite},
+                            std::pair<const char*, Body>{"Checkpoint/Read", checkpointRead},
+                            std::pair<const char*, Body>{"Plain/Write", plainWrite},
+                            std::pair<const char*, Body>{"Plain/Read", plainRead}}) {
     benchmark::RegisterBenchmark(name, body)
         ->ArgName("parameters")
         ->Arg(100000)

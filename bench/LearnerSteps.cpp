@@ -99,7 +99,7 @@ struct UnorderedNumerator {
     for (std::int64_t c = 0; c < k; ++c) dst[c] += src[c];
   }
   KOKKOS_INLINE_FUNCTION void join(volatile double* dst, const volatile double* src) const {
-    for (std::int64_t c = 0; c < k; ++c) dst[c] += src[c];
+    for (std::int64_t c = 0; c < k; ++c) dst[c] = dst[c] + src[c];  // C++20: no volatile +=
   }
 };
 

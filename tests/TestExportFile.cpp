@@ -37,7 +37,7 @@ TEST(ExportFile, SnapshotChunksAreWhatHdf5sFiltersStore) {
     field(i, 2) = double(mix64(std::uint64_t(i), 5) >> 11);  // noise
   }
   for (int level : {0, 1, 6, 9}) {
-    const std::string path = dir / ("e" + std::to_string(level) + ".h5");
+    const std::string path = dir / (std::to_string(level) + "-export.h5");
     io::SimulationExport out(path, net, "test", samples, "output", level);
     out.append(7, field);
     out.finish();

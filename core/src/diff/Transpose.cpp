@@ -83,7 +83,9 @@ ReversePlan transpose(const graph::Description& forward, const std::vector<NodeV
     return gidx(plan.reversed.nodes.size() - 1);
   };
   auto adjointKey = [](const std::string& plane, gidx source) {
-    return kAdjoint + plane + (source == kSeed ? "@seed" : "@" + std::to_string(source));
+    std::string key = kAdjoint + plane + "@";
+    key += source == kSeed ? std::string("seed") : std::to_string(source);
+    return key;
   };
   // The adjoint of the current version of plane: zero, one source, or a join of them.
   auto collect = [&](const std::string& plane, bool seed, const std::string& path) -> gidx {

@@ -27,6 +27,14 @@ void checkName(const std::string& name) {
     traceError("an aggregate name must be non-empty, without '/' or '@': '" + name + "'");
   }
 }
+
+// A traced value's name in the graph: "v" and its slot. (Appended, not `"v" + ...`: GCC 12
+// reports a false overlap in that operator+ under C++20.)
+std::string valueName(std::int32_t slot) {
+  std::string name = "v";
+  name += std::to_string(slot);
+  return name;
+}
 }  // namespace
 
 std::string Program::pinnedPath(const std::string& name) {
@@ -62,7 +70,7 @@ std::string Program::keyOf(Operand v) const {
     out << v.constant;
     return out.str();
   }
-  return "v" + std::to_string(v.slot);
+  return valueName(v.slot);
 }
 
 // An operation of an aligned call: it carries the current mask and alignment context, and
@@ -76,8 +84,8 @@ Op Program::alignedOp(OpCode code, Operand a, std::int32_t plane, bool keyedPlan
   op.mask = mask_;
   op.context = context_;
   op.keyed = keyedPlane ? 1 : 0;
-  if (mask_ >= 0) node.reads.push_back("v" + std::to_string(mask_));
-  if (context_ >= 0) node.reads.push_back("v" + std::to_string(context_));
+  if (mask_ >= 0) node.reads.push_back(valueName(mask_));
+  if (context_ >= 0) node.reads.push_back(valueName(context_));
   return op;
 }
 
@@ -95,7 +103,7 @@ Operand Program::record(Op op, graph::Node node) {
   if (node.writes.empty() && op.code != OpCode::RememberWrite && op.code != OpCode::Export &&
       op.code != OpCode::Output) {
     op.out = id;
-    node.writes.push_back("v" + std::to_string(id));
+    node.writes.push_back(valueName(id));
   }
   traced_.ops.push_back(op);
   traced_.description.nodes.push_back(std::move(node));
