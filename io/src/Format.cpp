@@ -92,10 +92,20 @@ void checkKeep(const std::string& path, int keep) {
     throw FileError("kfield::io", path, "keep = " + std::to_string(keep) + " (must be >= 1)");
   }
 }
+
+// The version about to be replaced leaves the page cache first (its pages are clean: every
+// version was synced when written): the new one is written beside it, and holding both in
+// memory made writing the new one markedly slower (bench_io's Checkpoint/Write: about 1.5x).
+void dropCached(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);  // advice: nothing to report if ignored
+  ::close(fd);
+}
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path, int keep)
-    : path_((checkKeep(path, keep), std::move(path))), keep_(keep),
+    : path_((checkKeep(path, keep), dropCached(path), std::move(path))), keep_(keep),
       file_(File::overwrite(path_ + ".partial")) {}
 
 AtomicFile::~AtomicFile() {
