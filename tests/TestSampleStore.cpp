@@ -135,6 +135,9 @@ TEST(SampleStore, BadStoresAreRefusedByName) {
   EXPECT_EQ(load(wider), refusal(path, "/samples: its samples have width 5, the system's sample "
                                        "width is 6"));
   EXPECT_EQ(load(ruleOf(sys), -1), "kfield::io::loadSamples: " + path + ": owners = -1 is negative");
+  EXPECT_EQ(load(ruleOf(sys), std::int64_t(1) << 60),
+            refusal(path, "/samples: owners = 1152921504606846976 is more than its 301 samples: "
+                          "every owner needs one"));
 
   auto setOffsets = [&](std::vector<std::int64_t> offsets) {
     editFile(path, [&](hid_t f) {
@@ -179,6 +182,32 @@ TEST(SampleStore, BadStoresAreRefusedByName) {
   const std::string flipped = load(ruleOf(sys));
   EXPECT_EQ(flipped.rfind(refusal(path, "/samples/values: checksum mismatch (Fletcher32)"), 0), 0u)
       << flipped;
+
+  // A store whose sizes say 2^47 samples (no chunk written): refused before allocating them
+  // (in process every share is read, so the whole).
+  editFile(path, [](hid_t f) {
+    H5Ldelete(f, "/samples/values", H5P_DEFAULT);
+    const hsize_t dims[2] = {hsize_t(1) << 47, 5}, chunk[2] = {4096, 5};
+    const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 2, chunk);
+    const hid_t space = H5Screate_simple(2, dims, nullptr);
+    H5Dclose(H5Dcreate2(f, "/samples/values", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl,
+                        H5P_DEFAULT));
+    H5Sclose(space);
+    H5Pclose(dcpl);
+    const hid_t g = H5Gopen2(f, "/samples", H5P_DEFAULT);
+    const std::int64_t n = std::int64_t(1) << 47;
+    const hid_t a = H5Aopen(g, "samples", H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT64, &n);
+    H5Aclose(a);
+    H5Gclose(g);
+  });
+  const std::string huge = load(ruleOf(sys), 2);
+  EXPECT_EQ(huge.rfind(refusal(path, "/samples/values: its [140737488355328, 5] values need "
+                                     "5.0 PiB, but this machine's memory is "),
+                       0),
+            0u)
+      << huge;
 
   DataParallelSystem part = sys;
   part.ownerSizes = {40, 0, 160, 101};

@@ -108,6 +108,10 @@ DataParallelSystem loadSamples(const std::string& path, DataParallelSystem rule,
   values.require(impl::Type::Float64, {std::uint64_t(n), std::uint64_t(s)});
 
   std::vector<std::int64_t> begin;  // where each owner's share begins, then the count
+  if (owners > n) {  // checked before the shares' table is allocated
+    g.fail("owners = " + std::to_string(owners) + " is more than its " + std::to_string(n) +
+           " samples: every owner needs one");
+  }
   if (owners == 0) {
     begin = readOffsets(g, n);
     owners = static_cast<std::int64_t>(begin.size()) - 1;
