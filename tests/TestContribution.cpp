@@ -42,8 +42,9 @@ std::vector<double> perSample(const F& contribution, const DataParallelSystem& s
   return std::vector<double>(h.data(), h.data() + h.extent(0));
 }
 
+// k = 7 puts one term in each of 7 lanes; k = 37 fills two rows of lanes and part of a third.
 TYPED_TEST(Contribution, ProgramAndFunctorGiveTheDefinitionsBits) {
-  const std::int64_t k = 7;
+  for (const std::int64_t k : {std::int64_t(7), std::int64_t(37)}) {
   const auto sys = leastSquaresSystem(k, 300, {0, 120, 300}, rules::sgd(k), 0.1);
   std::vector<double> w;
   for (std::int64_t i = 0; i < k; ++i) w.push_back(0.25 * double(i) - 0.6);
@@ -63,6 +64,7 @@ TYPED_TEST(Contribution, ProgramAndFunctorGiveTheDefinitionsBits) {
   for (std::size_t j = 0; j < expected.size(); ++j) {
     ASSERT_EQ(bitsOf(program[j]), bitsOf(expected[j])) << "program, word " << j;
     ASSERT_EQ(bitsOf(functor[j]), bitsOf(expected[j])) << "functor, word " << j;
+  }
   }
 }
 

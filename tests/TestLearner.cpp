@@ -2,6 +2,7 @@
 #include "LearnerReference.hpp"
 #include "TestSpaces.hpp"
 
+#include <kfield/Random.hpp>
 #include <kfield/learn/Learner.hpp>
 
 #include <cmath>
@@ -23,6 +24,36 @@ LearnerState runLearner(const DataParallelSystem& sys, std::int64_t steps,
   DataParallelLearner<Space> learner(sys, options);
   learner.run(steps);
   return learner.state();
+}
+
+// Least squares under Adam on samples from kfield's counter-based generator: the bits of the
+// parameters and state after 7 steps, recorded once. Every build must give them (compiler
+// flags such as -march=x86-64-v3, Kokkos 3 or 4, any backend or thread count); changing the
+// numerical contract changes them, and then this record and the contract's version change.
+TYPED_TEST(Learner, LeastSquaresGivesTheRecordedBits) {
+  const std::int64_t k = 37, n = 700;
+  DataParallelSystem sys = rules::leastSquaresSystem(k, rules::adam(k), 0.01);
+  const std::int64_t cuts[] = {0, 150, 520, n};
+  for (int o = 0; o < 3; ++o) {
+    sys.owners.emplace_back();
+    for (std::int64_t j = cuts[o]; j < cuts[o + 1]; ++j) {
+      std::vector<Word> sample;
+      double y = 0.0;
+      for (std::int64_t i = 0; i < k; ++i) {
+        const double x = 2.0 * uniform01(1, static_cast<std::uint64_t>(j * k + i)) - 1.0;
+        y = y + double(i + 1) / double(k) * x;
+        sample.push_back(wordOf(x));
+      }
+      sample.push_back(wordOf(y));
+      sys.owners.back().push_back(sample);
+    }
+  }
+  const LearnerState st = runLearner<TypeParam>(sys, 7);
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a over the words
+  for (const auto* words : {&st.parameters, &st.state}) {
+    for (Word w : *words) hash = (hash ^ w) * 0x100000001b3ull;
+  }
+  EXPECT_EQ(hash, 0x64b57b90964ee968ull) << std::hex << hash;
 }
 
 TYPED_TEST(Learner, LeastSquaresReachesTheClosedFormOptimum) {

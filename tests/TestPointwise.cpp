@@ -31,6 +31,8 @@ PointwiseProgram crossingProgram() {
           exp(log(abs(Expr::slot(8)) + Expr(1.0))) - floor(Expr::slot(30)) + ceil(Expr::slot(31))),
       fold(39, Binary::Max, 25, -Expr::indexed(2)),
       each(10, 20, sqrt(abs(Expr::indexed(10))) * Expr::slot(39)),
+      // Cut at instances 5, 7, 14 and 18: pieces that start inside a row of 16 lanes.
+      sum(38, 27, Expr::indexed(3) * Expr::indexed(12) - Expr(0.5)),
   };
   return p;
 }
@@ -43,11 +45,14 @@ std::vector<double> randomSlots(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
-// The program on the device, in one thread (as a contribution runs) or spread over threads
-// (as an update runs).
+// How a program runs: in one thread (as a contribution runs), spread over threads (as an
+// update runs), or in one thread in blocks of 24 instances (many blocks per piece, and rows of
+// 16 sum lanes that straddle blocks).
+enum Run { kOneThread, kParallel, kSmallBlocks };
+
 template <class Space>
 std::vector<double> onDevice(const PointwiseProgram& program, const std::vector<double>& slots,
-                             bool parallel, const impl::SlotLayout& layout = kLayout) {
+                             Run run, const impl::SlotLayout& layout = kLayout) {
   using Memory = typename Space::memory_space;
   Kokkos::View<double*, Memory> data("slots", slots.size());
   auto h = Kokkos::create_mirror_view(data);
@@ -57,12 +62,16 @@ std::vector<double> onDevice(const PointwiseProgram& program, const std::vector<
   const auto compiled = impl::uploadPointwise<Memory>(host);
   impl::Segments seg;
   for (int s = 0; s < 4; ++s) seg.base[s] = data.data() + layout.start[static_cast<std::size_t>(s)];
-  if (parallel) {
+  if (run == kParallel) {
     impl::runPointwise(Space(), host, compiled, seg);
-  } else {
+  } else if (run == kOneThread) {
     Kokkos::parallel_for(
         "test::pointwise", Kokkos::RangePolicy<Space>(0, 1),
         KOKKOS_LAMBDA(int) { compiled.template run<PointwiseLanes<Space>::value>(seg); });
+  } else {
+    Kokkos::parallel_for(
+        "test::pointwise", Kokkos::RangePolicy<Space>(0, 1),
+        KOKKOS_LAMBDA(int) { compiled.template run<24>(seg); });
   }
   Kokkos::deep_copy(h, data);
   return std::vector<double>(h.data(), h.data() + h.extent(0));
@@ -73,10 +82,10 @@ TYPED_TEST(Pointwise, DeviceEvaluationMatchesTheDefinition) {
     std::vector<double> expected = randomSlots(40, seed);
     const auto start = expected;
     evaluate(crossingProgram(), expected);
-    for (bool parallel : {false, true}) {
-      const auto got = onDevice<TypeParam>(crossingProgram(), start, parallel);
+    for (Run run : {kOneThread, kParallel, kSmallBlocks}) {
+      const auto got = onDevice<TypeParam>(crossingProgram(), start, run);
       for (std::size_t j = 0; j < got.size(); ++j) {
-        EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << "slot " << j << " seed " << seed;
+        EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << "slot " << j << " seed " << seed << " run " << run;
       }
     }
   }
@@ -90,11 +99,11 @@ TYPED_TEST(Pointwise, LongEachesSpreadOverBlocks) {
   const auto start = randomSlots(40, 11);
   auto expected = start;
   evaluate(p, expected);
-  const auto got = onDevice<TypeParam>(p, start, true);
+  const auto got = onDevice<TypeParam>(p, start, kParallel);
   for (std::size_t j = 0; j < got.size(); ++j) EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << j;
 }
 
-// Several blocks per piece (host blocks hold 128 instances), and every mix of operands that
+// Several blocks per piece (host blocks hold PointwiseLanes instances), and every mix of operands that
 // vary across instances and operands that do not, including values the same for all.
 TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
   const impl::SlotLayout wide{{0, 300, 500, 700, 1000}, {true, true, true, true}};
@@ -110,16 +119,18 @@ TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
       each(301, 199, Expr::indexed(301) - Expr::slot(0) * Expr::indexed(701)),  // in place
       each(960, 40, Expr::indexed(0)),                                          // a bare read
       each(800, 150, abs(Expr::indexed(400))),                                  // ends unary
+      sum(298, 600, Expr::indexed(0) * Expr::indexed(350) + Expr::slot(5)),  // cut off-row
+      sum(299, 77, Expr::slot(3) * Expr(3.0)),                                // uniform sum
   };
   for (std::uint64_t seed : {5u, 6u}) {
     const auto start = randomSlots(1000, seed);
     auto expected = start;
     evaluate(p, expected);
-    for (bool parallel : {false, true}) {
-      const auto got = onDevice<TypeParam>(p, start, parallel, wide);
+    for (Run run : {kOneThread, kParallel, kSmallBlocks}) {
+      const auto got = onDevice<TypeParam>(p, start, run, wide);
       for (std::size_t j = 0; j < got.size(); ++j) {
         ASSERT_EQ(bitsOf(got[j]), bitsOf(expected[j]))
-            << "slot " << j << " seed " << seed << " parallel " << parallel;
+            << "slot " << j << " seed " << seed << " run " << run;
       }
     }
   }
@@ -148,6 +159,17 @@ TEST(PointwiseProgram, EncodingRoundTripsAndIsTheIdentity) {
   PointwiseProgram q = p;
   q.assignments[2].code[0] ^= 1u << 8;  // read another slot
   EXPECT_NE(identityBytes(q), identityBytes(p));
+
+  PointwiseProgram r;
+  r.slots = 10;
+  r.assignments = {sum(9, 5, Expr::indexed(0))};
+  const auto sumWords = encode(r);
+  EXPECT_EQ(sumWords[4], 8u);  // the form word of a sum
+  EXPECT_EQ(decode(sumWords).assignments[0].form, Form::Sum);
+  auto unknown = sumWords;
+  unknown[4] = 9;
+  EXPECT_EQ(errorOf([&] { decode(unknown); }),
+            "kfield::pointwise::decode: word 4: unknown form 9");
 }
 
 TEST(PointwiseProgram, BadProgramsAreNamed) {

@@ -60,6 +60,15 @@ LearnerPlan planLearner(const DataParallelSystem& system, const OwnerPlacement& 
     }
   }
 
+  // The tasks' nodes in order, merged as appendNode would merge their values.
+  for (std::size_t q = 0; q < p.tasks.size(); ++q) {
+    p.partialRows.push_back(static_cast<std::int64_t>(q));
+    pushNode(p.partialNodes, p.mass, p.nodes[q], [&](std::size_t j) {
+      p.merges.push_back({p.partialRows[j], p.partialRows[j + 1]});
+      p.partialRows.pop_back();
+    });
+  }
+
   if (partitionState >= 0) {
     const std::string problem = separabilityProblem(system, partitionState);
     if (!problem.empty()) {

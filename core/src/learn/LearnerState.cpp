@@ -7,8 +7,10 @@
 namespace kfield {
 
 std::string learnerNumericalContract() {
-  return "kfield-learner-v1; combine: canonical pairwise tree over the global sample sequence "
+  return "kfield-learner-v2; combine: canonical pairwise tree over the global sample sequence "
          "in owner order, padded right with absent entries; mean: numerator / mass in binary64; "
+         "inner sums (pointwise sum, rules' dot products): 16 lanes, term i in lane i mod 16 "
+         "from -0.0, lanes combined by halving; "
          "contraction: off (no fused multiply-add); pointwise min/max: left operand unless the "
          "right is strictly smaller/larger";
 }

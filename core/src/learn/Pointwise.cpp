@@ -3,6 +3,7 @@
 #include "kfield/impl/Bits.hpp"
 #include "kfield/impl/Errors.hpp"
 #include "kfield/learn/impl/PointwiseOps.hpp"
+#include "kfield/sum/InnerSum.hpp"
 
 namespace kfield {
 
@@ -14,6 +15,7 @@ namespace pointwise {
 namespace {
 
 constexpr std::int64_t kMaxSlot = std::int64_t(1) << 55;
+constexpr std::uint64_t kSumForm = 8;  // the form word of `sum` (folds take 2 .. 7)
 
 [[noreturn]] void bad(const std::string& what, std::size_t assignment, const std::string& why) {
   impl::invalidArgument(what, "assignment " + std::to_string(assignment) + ": " + why);
@@ -96,6 +98,10 @@ Assignment fold(std::int64_t dest, Binary op, std::int64_t count, const Expr& va
   return Assignment{dest, count, Form::Fold, op, value.code()};
 }
 
+Assignment sum(std::int64_t dest, std::int64_t count, const Expr& value) {
+  return Assignment{dest, count, Form::Sum, Binary::Add, value.code()};
+}
+
 std::int64_t writtenEnd(const Assignment& a) {
   return a.form == Form::Each ? a.dest + a.count : a.dest + 1;
 }
@@ -106,6 +112,7 @@ std::vector<std::uint64_t> encode(const PointwiseProgram& program) {
   for (const Assignment& a : program.assignments) {
     const std::uint64_t form = a.form == Form::Set    ? 0
                                : a.form == Form::Each ? 1
+                               : a.form == Form::Sum  ? kSumForm
                                                       : 2 + static_cast<std::uint64_t>(a.fold);
     words.insert(words.end(), {static_cast<std::uint64_t>(a.dest),
                                static_cast<std::uint64_t>(a.count), form, a.code.size()});
@@ -138,12 +145,15 @@ PointwiseProgram decode(const std::vector<std::uint64_t>& words) {
     a.dest = static_cast<std::int64_t>(next("a destination"));
     a.count = static_cast<std::int64_t>(next("an instance count"));
     const std::uint64_t form = next("a form");
-    if (form > 2 + static_cast<std::uint64_t>(Binary::Max)) {
+    if (form > kSumForm) {
       impl::invalidArgument(
           kDecode, "word " + std::to_string(at - 1) + ": unknown form " + std::to_string(form));
     }
-    a.form = form == 0 ? Form::Set : form == 1 ? Form::Each : Form::Fold;
-    if (form >= 2) a.fold = static_cast<Binary>(form - 2);
+    a.form = form == 0          ? Form::Set
+             : form == 1        ? Form::Each
+             : form == kSumForm ? Form::Sum
+                                : Form::Fold;
+    if (form >= 2 && form < kSumForm) a.fold = static_cast<Binary>(form - 2);
     const std::uint64_t length = next("a code length");
     if (length > words.size() - at) {
       impl::invalidArgument(kDecode, "word " + std::to_string(at - 1) + ": code of " +
@@ -260,6 +270,16 @@ void evaluate(const PointwiseProgram& program, std::vector<double>& slots) {
       for (std::int64_t i = 0; i < a.count; ++i) {
         slots[static_cast<std::size_t>(a.dest + i)] = run(a, i);
       }
+    } else if (a.form == Form::Sum) {
+      double lane[kInnerSumLanes];
+      for (double& l : lane) l = -0.0;
+      for (std::int64_t i = 0; i < a.count; ++i) {
+        lane[i % kInnerSumLanes] = lane[i % kInnerSumLanes] + run(a, i);
+      }
+      for (int h = kInnerSumLanes / 2; h > 0; h /= 2) {
+        for (int l = 0; l < h; ++l) lane[l] = lane[l] + lane[l + h];
+      }
+      slots[static_cast<std::size_t>(a.dest)] = lane[0];
     } else {
       double acc = run(a, 0);
       for (std::int64_t i = 1; i < a.count; ++i) {

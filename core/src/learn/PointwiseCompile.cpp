@@ -62,8 +62,10 @@ PointwiseCode compilePointwise(const PointwiseProgram& program, const SlotLayout
       }
       piece.destOffset = dest - layout.start[static_cast<std::size_t>(piece.destSegment)];
       piece.count = cuts[c + 1] - first;
-      if (a.form == Form::Fold) {
+      if (a.form == Form::Fold || a.form == Form::Sum) {
         piece.fold = static_cast<int>(a.fold);
+        piece.innerSum = a.form == Form::Sum;
+        piece.foldOffset = first;
         piece.foldFirst = c == 0;
         piece.foldLast = c + 2 == cuts.size();
       }

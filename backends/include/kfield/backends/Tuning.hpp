@@ -33,7 +33,7 @@ struct CanonicalTuning {
 // a GPU thread keeps its stack small.
 template <class ExecSpace>
 struct PointwiseLanes {
-  static constexpr int value = 128;
+  static constexpr int value = 1024;
 };
 
 #ifdef KOKKOS_ENABLE_CUDA

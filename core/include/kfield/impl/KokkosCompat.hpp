@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <string>
 
 #if KOKKOS_VERSION < 30400
@@ -24,6 +25,19 @@
 #endif
 
 namespace kfield::impl {
+
+// Asks the host's caches for words [0, count) of p ahead of use (a hint; nothing on GPUs,
+// whose many threads in flight hide memory latency).
+KOKKOS_INLINE_FUNCTION void prefetch(const double* p, std::int64_t count) {
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__) && \
+    !defined(__HIP_DEVICE_COMPILE__)
+  for (std::int64_t c = 0; c < count; c += 8) __builtin_prefetch(p + c);
+#else
+  (void)p;
+  (void)count;
+#endif
+}
+
 namespace math {
 
 // Kokkos 3.4 keeps its math functions in Kokkos::Experimental; 4.x moved them to Kokkos.

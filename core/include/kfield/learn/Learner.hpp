@@ -69,6 +69,7 @@ class DataParallelLearner {
   LearnerState identity_;  // everything of state() but the parameters, state and step
   std::int64_t step_ = 0;
   Kokkos::View<impl::SumTask*, Memory> tasks_;
+  Kokkos::View<impl::RowMerge*, Memory> merges_;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> samples_, params_, state_, sums_;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> rows_;  // a row contribution's rows
   Kokkos::View<double*, Memory> mean_, rate_;

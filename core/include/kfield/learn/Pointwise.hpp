@@ -5,19 +5,22 @@
 //
 // Semantics. A program runs its assignments in order and each one sees every earlier write
 // (sequential, in place): a contribution may use one of its output slots as a temporary
-// before overwriting it. Three forms of assignment:
+// before overwriting it. Four forms of assignment:
 //   set     slot[dest] := e
 //   each    slot[dest + i] := e(i)        for i = 0, 1, ..., count - 1, in that order
 //   fold    slot[dest] := e(0) op e(1) op ... op e(count - 1), left to right
-// where e(i) reads `indexed(b)` as slot[b + i] (and as slot[b] in a set). `each` and `fold`
-// are notation for the count assignments (or the one long expression) they stand for: they
+//   sum     slot[dest] := the inner sum of e(0), ..., e(count - 1): 16 lanes, term i in lane
+//           i mod 16, lanes combined by halving (kfield/sum/InnerSum.hpp); vectorises, where
+//           a long left-to-right fold waits on every addition
+// where e(i) reads `indexed(b)` as slot[b + i] (and as slot[b] in a set). `each`, `fold` and
+// `sum` are notation for the count assignments (or the one long expression) they stand for: they
 // keep a rule over 10^7 coordinates a few words long. The instances of an `each` may not
 // read a slot that another of its instances writes (they would see it half updated, which
 // no parallel evaluation reproduces); such a program is refused with the assignment named.
 //
 // Encoding (the program's identity): 64-bit little-endian words
 //   slots, assignments, then per assignment: dest, count, form (0 set, 1 each,
-//   2 + binary op for fold), code length L, L code words;
+//   2 + binary op for fold, 8 sum), code length L, L code words;
 // a code word holds its opcode in the low 8 bits and a slot number above them; a constant
 // is the opcode word followed by the constant's own 64 bits. Code is postfix.
 #ifndef KFIELD_LEARN_POINTWISE_HPP
@@ -91,7 +94,7 @@ Expr log(Expr a);
 Expr floor(Expr a);
 Expr ceil(Expr a);
 
-enum class Form : std::uint8_t { Set, Each, Fold };
+enum class Form : std::uint8_t { Set, Each, Fold, Sum };
 
 struct Assignment {
   std::int64_t dest = 0;
@@ -104,6 +107,7 @@ struct Assignment {
 Assignment set(std::int64_t dest, const Expr& value);
 Assignment each(std::int64_t dest, std::int64_t count, const Expr& value);
 Assignment fold(std::int64_t dest, Binary op, std::int64_t count, const Expr& value);
+Assignment sum(std::int64_t dest, std::int64_t count, const Expr& value);
 
 }  // namespace pointwise
 

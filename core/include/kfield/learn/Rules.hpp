@@ -4,6 +4,7 @@
 #define KFIELD_LEARN_RULES_HPP
 
 #include "kfield/learn/DataParallelSystem.hpp"
+#include "kfield/sum/InnerSum.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -30,7 +31,8 @@ UpdateRule momentum(std::int64_t k, double beta);
 UpdateRule adam(std::int64_t k, double beta1 = 0.9, double beta2 = 0.999, double epsilon = 1e-8);
 
 // Least squares: a sample is x (k words) then y; the contribution is the gradient of
-// (w . x - y)^2, g_i = 2 (w . x - y) x_i with w . x summed left to right. Slots 3k + 1.
+// (w . x - y)^2, g_i = 2 (w . x - y) x_i with w . x an inner sum (kfield/sum/InnerSum.hpp).
+// Slots 3k + 1.
 PointwiseProgram leastSquaresContribution(std::int64_t k);
 
 // A least-squares system without samples yet: k parameters starting at 0, samples of x (k
@@ -41,8 +43,7 @@ DataParallelSystem leastSquaresSystem(std::int64_t k, const UpdateRule& rule, do
 struct LeastSquaresGradient {
   std::int64_t k = 0;
   KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample, double* out) const {
-    double dot = w[0] * sample[0];
-    for (std::int64_t i = 1; i < k; ++i) dot = dot + w[i] * sample[i];
+    const double dot = innerDot(k, w, sample);
     const double scale = 2.0 * (dot - sample[k]);
     for (std::int64_t i = 0; i < k; ++i) out[i] = scale * sample[i];
   }

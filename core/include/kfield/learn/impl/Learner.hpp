@@ -69,6 +69,7 @@ DataParallelLearner<ExecSpace, Contribution>::DataParallelLearner(const DataPara
     rows_ = decltype(rows_)("kfield::learn::rows", local, p.k);
   }
   tasks_ = impl::upload<Memory>(p.tasks, "kfield::learn::tasks");
+  merges_ = impl::upload<Memory>(p.merges, "kfield::learn::merges");
   sums_ = decltype(sums_)("kfield::learn::task_sums", p.tasks.size(), p.k);
   params_ = decltype(params_)("kfield::learn::parameters", R, p.k);
   state_ = decltype(state_)("kfield::learn::state", R, p.m);
@@ -126,16 +127,25 @@ void DataParallelLearner<ExecSpace, Contribution>::step() {
   } else {
     impl::taskSums(space_, contribution_, tasks_, samples_, params_, sums_);
   }
-  auto sums = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sums_);
-
-  // Each owner's partials from its tasks, in owner order, then over ranks.
-  Partials<double> mine = emptyPartials<double>(
-      p.ownerBegin[static_cast<std::size_t>(p.localOwners.begin)], p.mass, p.k);
-  for (std::size_t q = 0; q < p.tasks.size(); ++q) appendNode(mine, p.nodes[q], &sums(q, 0));
-  const std::vector<double> numerator = finishPartials(options_.placement.combine(std::move(mine)));
-  {
+  // One process holding every owner finishes the mean on the device; otherwise this
+  // process's partials (a few rows) go to the host and over the ranks.
+  const bool whole = options_.placement.ranks() == 1 && p.partialRows.size() == 1;
+  const double mass = static_cast<double>(p.mass);  // exact: admitted masses are < 2^53
+  impl::mergeTaskSums(space_, merges_, sums_, whole ? p.partialRows[0] : -1, mass, mean_);
+  if (!whole) {
+    Partials<double> mine = emptyPartials<double>(
+        p.ownerBegin[static_cast<std::size_t>(p.localOwners.begin)], p.mass, p.k);
+    mine.end = p.ownerBegin[static_cast<std::size_t>(p.localOwners.end)];
+    mine.nodes = p.partialNodes;
+    mine.values.resize(p.partialRows.size() * static_cast<std::size_t>(p.k));
+    for (std::size_t j = 0; j < p.partialRows.size(); ++j) {
+      Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> row(
+          mine.values.data() + j * static_cast<std::size_t>(p.k), static_cast<std::size_t>(p.k));
+      Kokkos::deep_copy(row, Kokkos::subview(sums_, p.partialRows[j], Kokkos::ALL));
+    }
+    const std::vector<double> numerator =
+        finishPartials(options_.placement.combine(std::move(mine)));
     auto h = Kokkos::create_mirror_view(mean_);
-    const double mass = static_cast<double>(p.mass);  // exact: admitted masses are < 2^53
     for (std::int64_t c = 0; c < p.k; ++c) h(c) = numerator[static_cast<std::size_t>(c)] / mass;
     Kokkos::deep_copy(mean_, h);
   }

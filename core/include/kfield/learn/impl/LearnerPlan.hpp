@@ -25,6 +25,12 @@ struct SumTask {
   int replica = 0;
 };
 
+// One step of merging task sums into this process's partials: row left := left + right.
+struct RowMerge {
+  std::int64_t left = 0;
+  std::int64_t right = 0;
+};
+
 // Tasks hold at most 2^kTaskLog2 samples (the unit of parallel work; not part of the bits).
 constexpr int kTaskLog2 = 8;
 constexpr int kTaskRows = kTaskLog2 + 2;
@@ -37,6 +43,11 @@ struct LearnerPlan {
   int replicas = 0;                      // local replicas
   std::vector<SumTask> tasks;
   std::vector<TreeNode> nodes;           // one per task
+  // The task sums' merges into this process's partials, in the canonical order, and where
+  // those partials are left: rows of the task sums, one per node of partialNodes.
+  std::vector<RowMerge> merges;
+  std::vector<TreeNode> partialNodes;
+  std::vector<std::int64_t> partialRows;
   std::int64_t perCoordinateState = -1;  // q >= 0: partitioned
   std::vector<IndexRange> coordinates;   // per global replica, when partitioned
 };

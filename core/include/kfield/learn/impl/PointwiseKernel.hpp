@@ -11,6 +11,7 @@
 #include "kfield/impl/Upload.hpp"
 #include "kfield/learn/Pointwise.hpp"
 #include "kfield/learn/impl/PointwiseOps.hpp"
+#include "kfield/sum/InnerSum.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -39,7 +40,9 @@ struct CodePiece {
   std::int64_t codeBegin = 0;
   std::int64_t codeEnd = 0;
   int destSegment = 0;
+  std::int64_t foldOffset = 0;  // the fold's (or sum's) instance at this piece's first
   int fold = -1;           // -1: writes each instance; otherwise the fold's Binary operator
+  bool innerSum = false;   // a `sum`: added in the inner-sum order (fold is Add)
   bool foldFirst = false;  // the fold starts in this piece
   bool foldLast = false;   // and ends in it (then writes its slot)
   bool uniform = false;    // the value is the same for every instance
@@ -67,6 +70,12 @@ struct PointwiseCode {
 PointwiseCode compilePointwise(const PointwiseProgram& program, const SlotLayout& layout,
                                const std::string& what);
 
+// What a fold or sum carries from block to block.
+struct FoldCarry {
+  double acc = 0;
+  InnerSumLanes lanes;
+};
+
 // A compiled program in a memory space, evaluated by kernels.
 template <class Memory>
 struct PointwiseKernel {
@@ -75,10 +84,10 @@ struct PointwiseKernel {
   Kokkos::View<const double*, Memory> constants;
   int pieceCount = 0;
 
-  // Evaluates instances [i0, i0 + len) of piece p, len <= L; `acc` carries a fold.
+  // Evaluates instances [i0, i0 + len) of piece p, len <= L; `carry` carries a fold or sum.
   template <int L>
   KOKKOS_INLINE_FUNCTION void block(int p, std::int64_t i0, int len, const Segments& seg,
-                                    double& acc) const {
+                                    FoldCarry& carry) const {
     const CodePiece& piece = pieces(p);
     double lanes[pointwise::kMaxDepth][L];  // computed entries that vary across instances
     const double*
@@ -131,6 +140,17 @@ struct PointwiseKernel {
       return;
     }
     const bool first = piece.foldFirst && i0 == 0;
+    if (piece.innerSum) {
+      if (first) carry.lanes = InnerSumLanes();
+      if (piece.uniform) {
+        carry.lanes.add(piece.foldOffset + i0, Broadcast{scalar[0]}, len);
+      } else {
+        carry.lanes.add(piece.foldOffset + i0, at[0], len);
+      }
+      if (piece.foldLast && i0 + len == piece.count) *dest = carry.lanes.total();
+      return;
+    }
+    double& acc = carry.acc;
     if (piece.uniform) {
       if (first) acc = scalar[0];
       acc = foldLanes(piece.fold, acc, Broadcast{scalar[0]}, first ? 1 : 0, len);
@@ -144,11 +164,11 @@ struct PointwiseKernel {
   // The whole program, in order, in one thread.
   template <int L>
   KOKKOS_INLINE_FUNCTION void run(const Segments& seg) const {
-    double acc = 0;
+    FoldCarry carry;
     for (int p = 0; p < pieceCount; ++p) {
       const std::int64_t count = pieces(p).count;
       for (std::int64_t i0 = 0; i0 < count; i0 += L) {
-        block<L>(p, i0, count - i0 < L ? static_cast<int>(count - i0) : L, seg, acc);
+        block<L>(p, i0, count - i0 < L ? static_cast<int>(count - i0) : L, seg, carry);
       }
     }
   }
@@ -183,10 +203,10 @@ void runPointwise(const ExecSpace& space, const PointwiseCode& code,
       Kokkos::parallel_for(
           "kfield::pointwise::each", Kokkos::RangePolicy<ExecSpace>(space, 0, (count + L - 1) / L),
           KOKKOS_LAMBDA(std::int64_t b) {
-            double acc = 0;
+            FoldCarry carry;
             const std::int64_t i0 = b * L;
             program.template block<L>(p, i0, count - i0 < L ? static_cast<int>(count - i0) : L, seg,
-                                      acc);
+                                      carry);
           });
       ++p;
       continue;
@@ -196,12 +216,12 @@ void runPointwise(const ExecSpace& space, const PointwiseCode& code,
     Kokkos::parallel_for(
         "kfield::pointwise::serial", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
         KOKKOS_LAMBDA(int) {
-          double acc = 0;
+          FoldCarry carry;
           for (int q = p; q < end; ++q) {
             const std::int64_t count = program.pieces(q).count;
             for (std::int64_t i0 = 0; i0 < count; i0 += L) {
               program.template block<L>(q, i0, count - i0 < L ? static_cast<int>(count - i0) : L,
-                                        seg, acc);
+                                        seg, carry);
             }
           }
         });

@@ -28,6 +28,34 @@ Partials<T> emptyPartials(std::int64_t begin, std::int64_t n, std::int64_t width
   return p;
 }
 
+namespace impl {
+
+// appendNode's walk: pushes `node` on a range's node stack, then lifts and merges as the tree
+// does. merge(j) is called when entries j and j + 1 become their parent (left + right), just
+// before entry j + 1 leaves the stack.
+template <class Merge>
+void pushNode(std::vector<TreeNode>& nodes, std::int64_t n, TreeNode node, const Merge& merge) {
+  nodes.push_back(node);
+  for (;;) {
+    TreeNode& top = nodes.back();
+    // A left child whose right sibling lies wholly past n holds all of its parent's samples.
+    // (Only the root starts at 0 with nothing to its right; it stays.)
+    if (top.index % 2 == 0 && ((top.index + 1) << top.level) >= n && top.begin() > 0) {
+      top = TreeNode{top.level + 1, top.index / 2};
+      continue;
+    }
+    const std::size_t k = nodes.size();
+    if (k < 2) return;
+    const TreeNode& left = nodes[k - 2];
+    if (!(left.level == top.level && left.index + 1 == top.index && left.index % 2 == 0)) return;
+    merge(k - 2);
+    nodes[k - 2] = TreeNode{top.level + 1, top.index / 2};
+    nodes.pop_back();
+  }
+}
+
+}  // namespace impl
+
 template <class T>
 void appendNode(Partials<T>& p, TreeNode node, const T* values) {
   if (node.level < 0 || node.index < 0 || node.begin() != p.end || node.begin() >= p.n) {
@@ -38,27 +66,13 @@ void appendNode(Partials<T>& p, TreeNode node, const T* values) {
   }
   const std::int64_t w = p.width;
   p.end = node.end(p.n);
-  p.nodes.push_back(node);
   p.values.insert(p.values.end(), values, values + w);
-  for (;;) {
-    TreeNode& top = p.nodes.back();
-    // A left child whose right sibling lies wholly past n holds all of its parent's samples.
-    // (Only the root starts at 0 with nothing to its right; it stays.)
-    if (top.index % 2 == 0 && ((top.index + 1) << top.level) >= p.n && top.begin() > 0) {
-      top = TreeNode{top.level + 1, top.index / 2};
-      continue;
-    }
-    const std::size_t k = p.nodes.size();
-    if (k < 2) return;
-    const TreeNode& left = p.nodes[k - 2];
-    if (!(left.level == top.level && left.index + 1 == top.index && left.index % 2 == 0)) return;
-    T* l = p.values.data() + (k - 2) * w;
-    const T* r = p.values.data() + (k - 1) * w;
-    for (int c = 0; c < w; ++c) l[c] = l[c] + r[c];
-    p.nodes[k - 2] = TreeNode{top.level + 1, top.index / 2};
-    p.nodes.pop_back();
-    p.values.resize((k - 1) * w);
-  }
+  impl::pushNode(p.nodes, p.n, node, [&](std::size_t j) {
+    T* l = p.values.data() + j * w;
+    const T* r = l + w;
+    for (std::int64_t c = 0; c < w; ++c) l[c] = l[c] + r[c];
+    p.values.resize((j + 1) * w);
+  });
 }
 
 template <class T>
