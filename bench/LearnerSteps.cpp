@@ -1,15 +1,19 @@
 // Learner steps for least squares (k = 10^3 parameters, 10^5 samples, 4 owners; a small
 // 100 x 2000 case for the smoke test), with the C++ functor and the pointwise-program
 // contribution, SGD and Adam; the same step with an unordered Kokkos parallel_reduce in place
-// of the canonical combine; and the update program alone at k = 10^7 next to a hand-written
-// update.
+// of the canonical combine; a wide model (k = 10^6, 10^4 sparse samples); and the update
+// program alone at k = 10^7 next to a hand-written update and a copy of the same words.
 #include "BenchContext.hpp"
+
+#include <kfield/sum/InnerSum.hpp>
 
 #include <kfield/Random.hpp>
 #include <kfield/learn/Learner.hpp>
 #include <kfield/learn/Rules.hpp>
 #include <kfield/learn/Update.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -179,6 +183,89 @@ void stepOf(benchmark::State& s, Rule r, bool ordered, bool program) {
   }
 }
 
+// Sparse least squares on a wide model: a sample holds kNonzeros (coordinate, value) pairs
+// and y; its contribution is 2 (w . x - y) x on those coordinates. Each sample still costs a
+// k-word row (zeroed, then merged in the canonical tree), which is what this measures.
+constexpr int kNonzeros = 8;
+struct SparseLeastSquares {
+  KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample,
+                                         double* out) const {
+    const double dot = innerSum(kNonzeros, Product{w, sample});
+    const double scale = 2.0 * (dot - sample[2 * kNonzeros]);
+    for (int j = 0; j < kNonzeros; ++j) {
+      double& o = out[static_cast<std::int64_t>(sample[j])];
+      o = o + scale * sample[kNonzeros + j];
+    }
+  }
+  struct Product {
+    const double* w;
+    const double* sample;
+    KOKKOS_INLINE_FUNCTION double operator()(std::int64_t j) const {
+      return w[static_cast<std::int64_t>(sample[j])] * sample[kNonzeros + j];
+    }
+  };
+};
+
+void wideStep(benchmark::State& state) {
+  const std::int64_t k = state.range(0), n = state.range(1);
+  DataParallelSystem sys;
+  sys.parameters = k;
+  sys.sampleWidth = 2 * kNonzeros + 1;
+  const rules::UpdateRule rule = rules::sgd(k);
+  sys.update = rule.update;
+  sys.initialParameters.assign(static_cast<std::size_t>(k), wordOf(0.0));
+  sys.rate = wordOf(0.05);
+  sys.contribution.slots = 2 * k + sys.sampleWidth;  // described by the functor, not run
+  sys.owners.resize(kOwners);
+  for (std::int64_t j = 0; j < n; ++j) {
+    std::vector<Word> sample;
+    for (int i = 0; i < kNonzeros; ++i) {
+      const auto c = static_cast<std::uint64_t>(j * kNonzeros + i);
+      sample.push_back(wordOf(std::floor(uniform01(4, c) * static_cast<double>(k))));
+    }
+    for (int i = 0; i < kNonzeros; ++i) {
+      sample.push_back(wordOf(uniform01(5, static_cast<std::uint64_t>(j * kNonzeros + i))));
+    }
+    sample.push_back(wordOf(uniform01(6, static_cast<std::uint64_t>(j))));
+    sys.owners[static_cast<std::size_t>(j * kOwners / n)].push_back(std::move(sample));
+  }
+  LearnerOptions options;
+  options.checkEvery = 0;
+  DataParallelLearner<Kokkos::DefaultExecutionSpace, SparseLeastSquares> learner(
+      sys, SparseLeastSquares{}, options);
+  learner.run(1);  // first touch
+  timeFenced<Kokkos::DefaultExecutionSpace>(state, [&] { learner.run(1); });
+  // The first step moves w off 0 (p = -rate * mean); the mean is nonzero where samples are.
+  const LearnerState after = learner.state();
+  double moved = 0.0;
+  for (Word w : after.parameters) moved += valueOf(w) != 0.0 ? 1.0 : 0.0;
+  if (!(moved > 0.0)) fail(state, "the wide step left every parameter at 0");
+  countSteps(state);
+  state.counters["threads"] = Kokkos::DefaultExecutionSpace().concurrency();
+}
+
+// Bytes per second of a copy of n doubles (read n, write n) on Space, the best of five: the
+// bandwidth an update of the same words is measured against, in the same process.
+template <class Space>
+double copyBandwidth(std::int64_t n) {
+  using Memory = typename Space::memory_space;
+  Kokkos::View<double*, Memory> x("x", n), y("y", n);
+  Kokkos::deep_copy(x, 1.0);
+  Kokkos::deep_copy(y, 0.0);
+  double best = 0.0;
+  for (int r = 0; r < 5; ++r) {
+    Space().fence();
+    const auto start = std::chrono::steady_clock::now();
+    Kokkos::parallel_for(
+        "kfield::bench::copy", Kokkos::RangePolicy<Space>(0, n),
+        KOKKOS_LAMBDA(std::int64_t i) { y(i) = x(i); });
+    Space().fence();
+    const std::chrono::duration<double> t = std::chrono::steady_clock::now() - start;
+    best = std::max(best, 16.0 * static_cast<double>(n) / t.count());
+  }
+  return best;
+}
+
 // The update program alone on k = 10^7 coordinates (parameters, state, mean and rate on the
 // device), and the same SGD written by hand: coordinates per second.
 template <class Space>
@@ -195,11 +282,24 @@ void updateProgram(benchmark::State& state, Rule r) {
     Kokkos::deep_copy(Kokkos::subview(st, std::make_pair(2 * k + 1, 2 * k + 3)), 1.0);
   }
   const PointwiseUpdate<Space> update(rule.update, k, m);
-  timeFenced<Space>(
-      state, [&] { update.run(Space(), params.data(), st.data(), mean.data(), rate.data()); });
+  const double copy = copyBandwidth<Space>(k);
+  double total = 0.0;
+  for (auto _ : state) {
+    Space().fence();
+    const auto start = std::chrono::steady_clock::now();
+    update.run(Space(), params.data(), st.data(), mean.data(), rate.data());
+    Space().fence();
+    const std::chrono::duration<double> t = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(t.count());
+    total += t.count();
+  }
+  const std::int64_t bytes = k * 8 * (r == kSgd ? 3 : 7);  // words read + written
   state.SetItemsProcessed(state.iterations() * k);
-  state.SetBytesProcessed(state.iterations() * k * 8 *
-                          (r == kSgd ? 3 : 7));  // words read + written
+  state.SetBytesProcessed(state.iterations() * bytes);
+  state.counters["copy_GBps"] = copy / 1e9;
+  // The update's bytes per second over the copy's: 1 is the memory-bandwidth bound.
+  state.counters["of_copy_bandwidth"] =
+      static_cast<double>(bytes) * static_cast<double>(state.iterations()) / total / copy;
 }
 
 template <class Space>
@@ -215,6 +315,45 @@ void handWrittenSgd(benchmark::State& state) {
   });
   state.SetItemsProcessed(state.iterations() * kUpdateParams);
   state.SetBytesProcessed(state.iterations() * kUpdateParams * 8 * 3);
+}
+
+// Adam as rules::adam defines it, written by hand (the same operations in the same order):
+// how fast the update program could be.
+template <class Space>
+void handWrittenAdam(benchmark::State& state) {
+  using Memory = typename Space::memory_space;
+  const std::int64_t k = kUpdateParams;
+  Kokkos::View<double*, Memory> p("params", k), m1("m1", k), m2("m2", k), mean("mean", k);
+  Kokkos::deep_copy(mean, 1e-3);
+  const double rate = 0.01, beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  double b1t = 1.0, b2t = 1.0;
+  const double copy = copyBandwidth<Space>(k);
+  double total = 0.0;
+  for (auto _ : state) {
+    b1t = b1t * beta1;
+    b2t = b2t * beta2;
+    const double c1 = 1.0 - b1t, c2 = 1.0 - b2t;
+    Space().fence();
+    const auto start = std::chrono::steady_clock::now();
+    Kokkos::parallel_for(
+        "kfield::bench::adam", Kokkos::RangePolicy<Space>(0, k), KOKKOS_LAMBDA(std::int64_t i) {
+          const double g = mean(i);
+          const double a = beta1 * m1(i) + (1.0 - beta1) * g;
+          const double b = beta2 * m2(i) + (1.0 - beta2) * g * g;
+          m1(i) = a;
+          m2(i) = b;
+          p(i) = p(i) - rate * (a / c1) / (Kokkos::Experimental::sqrt(b / c2) + epsilon);
+        });
+    Space().fence();
+    const std::chrono::duration<double> t = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(t.count());
+    total += t.count();
+  }
+  const std::int64_t bytes = k * 8 * 7;
+  state.SetItemsProcessed(state.iterations() * k);
+  state.SetBytesProcessed(state.iterations() * bytes);
+  state.counters["of_copy_bandwidth"] =
+      static_cast<double>(bytes) * static_cast<double>(state.iterations()) / total / copy;
 }
 
 }  // namespace
@@ -253,6 +392,16 @@ void registerBenchmarks() {
         },
         update);
   }
+  // The default space only: one wide system is 10^6 x 10 words of stacks per thread.
+  benchmark::RegisterBenchmark("Learner/WideStep/Functor/Sgd", wideStep)
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond)
+      ->ArgNames({"k", "samples"})
+      ->Args({1000000, 10000})
+      ->Args({10000, 200});
+  registerForEachSpace(
+      "Learner/Update/HandWrittenAdam",
+      [](auto t) { return handWrittenAdam<typename decltype(t)::type>; }, update);
   registerForEachSpace(
       "Learner/Update/HandWrittenSgd",
       [](auto t) { return handWrittenSgd<typename decltype(t)::type>; }, update);

@@ -7,7 +7,9 @@ set(KFIELD_NO_CONTRACTION_FLAGS "" CACHE STRING
 if(KFIELD_NO_CONTRACTION_FLAGS)
   set(_no_contraction ${KFIELD_NO_CONTRACTION_FLAGS})
 elseif(CMAKE_CXX_COMPILER_ID MATCHES "^(GNU|Clang|AppleClang|ARMClang|FujitsuClang|CrayClang)$")
-  set(_no_contraction -ffp-contract=off)
+  # And no errno from math functions (GPU math never sets it): sqrt then vectorises; its
+  # result is correctly rounded either way, so no bit changes.
+  set(_no_contraction -ffp-contract=off -fno-math-errno)
 elseif(CMAKE_CXX_COMPILER_ID STREQUAL "IntelLLVM")
   # icpx defaults to -fp-model=fast: value-changing rewrites besides contraction.
   set(_no_contraction -fp-model=precise -ffp-contract=off)

@@ -103,7 +103,7 @@ TYPED_TEST(Pointwise, LongEachesSpreadOverBlocks) {
   for (std::size_t j = 0; j < got.size(); ++j) EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << j;
 }
 
-// Several blocks per piece (host blocks hold PointwiseLanes instances), and every mix of operands that
+// Several blocks per piece (in small blocks, and spread over threads), and every mix of operands that
 // vary across instances and operands that do not, including values the same for all.
 TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
   const impl::SlotLayout wide{{0, 300, 500, 700, 1000}, {true, true, true, true}};
@@ -132,6 +132,37 @@ TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
         ASSERT_EQ(bitsOf(got[j]), bitsOf(expected[j]))
             << "slot " << j << " seed " << seed << " run " << run;
       }
+    }
+  }
+}
+
+// Eaches longer than a block share one pass over memory when no instance needs another
+// instance's write (an update's moments and parameters); the others keep their own pass.
+TYPED_TEST(Pointwise, EachesShareAPassOnlyWhereThatKeepsTheirValues) {
+  const impl::SlotLayout one{{0, 6000}, {true}};
+  PointwiseProgram p;
+  p.slots = 6000;
+  p.assignments = {
+      each(0, 1500, Expr::indexed(1500) * Expr(2.0) + Expr::slot(5999)),
+      each(1500, 1500, Expr::indexed(0) + Expr::indexed(1500)),  // reads instance i's write
+      each(3000, 1500, Expr::indexed(1) - Expr::indexed(1500)),  // instance i + 1's: apart
+      each(4500, 1500, Expr::indexed(3000) * Expr::slot(10)),    // slot 10 is not C's
+      each(3000, 1500, Expr::indexed(4500) + Expr::slot(4600)),  // D's instance 100: apart
+  };
+  const auto code = impl::compilePointwise(p, one, "test");
+  ASSERT_EQ(code.pieces.size(), 5u);
+  EXPECT_FALSE(code.pieces[0].fused);
+  EXPECT_TRUE(code.pieces[1].fused);
+  EXPECT_FALSE(code.pieces[2].fused);
+  EXPECT_TRUE(code.pieces[3].fused);
+  EXPECT_FALSE(code.pieces[4].fused);
+  const auto start = randomSlots(6000, 9);
+  auto expected = start;
+  evaluate(p, expected);
+  for (Run run : {kOneThread, kParallel}) {
+    const auto got = onDevice<TypeParam>(p, start, run, one);
+    for (std::size_t j = 0; j < got.size(); ++j) {
+      ASSERT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << "slot " << j << " run " << run;
     }
   }
 }

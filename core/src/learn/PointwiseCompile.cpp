@@ -22,6 +22,32 @@ std::uint64_t resolved(std::uint64_t op, const SlotLayout& layout, std::int64_t 
          (static_cast<std::uint64_t>(slot - layout.start[s]) << kOffsetShift);
 }
 
+// Whether `reader`'s instance i touches what `writer`'s instances write other than at i.
+bool readsOthersWrites(const PointwiseCode& code, const CodePiece& writer,
+                       const CodePiece& reader) {
+  const std::int64_t first = writer.destOffset, end = writer.destOffset + writer.count;
+  for (std::int64_t c = reader.codeBegin; c < reader.codeEnd; ++c) {
+    const std::uint64_t word = code.code[static_cast<std::size_t>(c)];
+    const std::uint64_t op = opcodeOf(word);
+    if (op != opcode::kRead && op != opcode::kIndexed) continue;
+    if (static_cast<int>((word >> kSegmentShift) & 3) != writer.destSegment) continue;
+    const auto offset = static_cast<std::int64_t>(word >> kOffsetShift);
+    const std::int64_t readEnd = offset + (op == opcode::kIndexed ? reader.count : 1);
+    const bool overlaps = offset < end && first < readEnd;
+    if (overlaps && (op == opcode::kRead || offset != first)) return true;
+  }
+  return false;
+}
+
+// Whether pieces a and then b give the program's values when run block by block together.
+bool interleavable(const PointwiseCode& code, const CodePiece& a, const CodePiece& b) {
+  if (a.fold >= 0 || b.fold >= 0 || a.count != b.count) return false;
+  const bool destsMeet = a.destSegment == b.destSegment && a.destOffset != b.destOffset &&
+                         a.destOffset < b.destOffset + b.count &&
+                         b.destOffset < a.destOffset + a.count;
+  return !destsMeet && !readsOthersWrites(code, a, b) && !readsOthersWrites(code, b, a);
+}
+
 }  // namespace
 
 PointwiseCode compilePointwise(const PointwiseProgram& program, const SlotLayout& layout,
@@ -98,6 +124,16 @@ PointwiseCode compilePointwise(const PointwiseProgram& program, const SlotLayout
       piece.codeEnd = static_cast<std::int64_t>(out.code.size());
       out.pieces.push_back(piece);
     }
+  }
+  // Groups of consecutive eaches that may share one pass: each piece against the whole group.
+  std::size_t group = 0;
+  for (std::size_t p = 1; p < out.pieces.size(); ++p) {
+    bool fits = true;
+    for (std::size_t q = group; q < p && fits; ++q) {
+      fits = interleavable(out, out.pieces[q], out.pieces[p]);
+    }
+    out.pieces[p].fused = fits;
+    if (!fits) group = p;
   }
   return out;
 }

@@ -46,6 +46,9 @@ struct CodePiece {
   bool foldFirst = false;  // the fold starts in this piece
   bool foldLast = false;   // and ends in it (then writes its slot)
   bool uniform = false;    // the value is the same for every instance
+  // An `each` that runs block by block with the pieces before it (same count; no instance
+  // reads or writes what another instance of the group writes): one pass over memory.
+  bool fused = false;
 };
 
 // Code words after compilation: opcode in the low 8 bits; reads carry segment (2 bits) and
@@ -191,7 +194,7 @@ template <class ExecSpace>
 void runPointwise(const ExecSpace& space, const PointwiseCode& code,
                   const PointwiseKernel<typename ExecSpace::memory_space>& program,
                   const Segments& seg) {
-  constexpr int L = PointwiseLanes<ExecSpace>::value;
+  constexpr int L = PointwiseLanes<ExecSpace>::kSpread;
   const int pieces = static_cast<int>(code.pieces.size());
   auto wide = [&](int p) {
     const CodePiece& piece = code.pieces[static_cast<std::size_t>(p)];
@@ -200,15 +203,17 @@ void runPointwise(const ExecSpace& space, const PointwiseCode& code,
   for (int p = 0; p < pieces;) {
     if (wide(p)) {
       const std::int64_t count = code.pieces[static_cast<std::size_t>(p)].count;
+      int last = p + 1;
+      while (last < pieces && code.pieces[static_cast<std::size_t>(last)].fused) ++last;
       Kokkos::parallel_for(
           "kfield::pointwise::each", Kokkos::RangePolicy<ExecSpace>(space, 0, (count + L - 1) / L),
           KOKKOS_LAMBDA(std::int64_t b) {
             FoldCarry carry;
             const std::int64_t i0 = b * L;
-            program.template block<L>(p, i0, count - i0 < L ? static_cast<int>(count - i0) : L, seg,
-                                      carry);
+            const int len = count - i0 < L ? static_cast<int>(count - i0) : L;
+            for (int q = p; q < last; ++q) program.template block<L>(q, i0, len, seg, carry);
           });
-      ++p;
+      p = last;
       continue;
     }
     int end = p + 1;

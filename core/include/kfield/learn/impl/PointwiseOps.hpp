@@ -48,6 +48,12 @@ KOKKOS_INLINE_FUNCTION void unaryLanes(int op, double* out, const double* x, int
     case 0:
       for (int j = 0; j < len; ++j) out[j] = -x[j];
       break;
+    case 1:
+      for (int j = 0; j < len; ++j) out[j] = math::fabs(x[j]);
+      break;
+    case 2:  // vectorises where math functions need not set errno (KfieldNumerics.cmake)
+      for (int j = 0; j < len; ++j) out[j] = math::sqrt(x[j]);
+      break;
     default:
       for (int j = 0; j < len; ++j) out[j] = applyUnary(op, x[j]);
   }
