@@ -5,6 +5,7 @@
 #define KFIELD_LEARN_UPDATE_HPP
 
 #include "kfield/learn/Pointwise.hpp"
+#include "kfield/learn/impl/KnownUpdates.hpp"
 #include "kfield/learn/impl/PointwiseKernel.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -24,10 +25,20 @@ class PointwiseUpdate {
       : code_(impl::compilePointwise(
             update, {{0, k, k + m, 2 * k + m, 2 * k + m + 1}, {true, true, false, false}},
             "kfield::PointwiseUpdate")),
-        kernel_(impl::uploadPointwise<Memory>(code_)) {}
+        kernel_(impl::uploadPointwise<Memory>(code_)),
+        known_(impl::recogniseUpdate(update, k, m)),
+        k_(k) {}
+
+  // "sgd", "momentum" or "adam" where the program is that shipped rule, run by its own
+  // kernel (the same operations, the same bits); "interpreted" otherwise.
+  const char* kernel() const { return impl::describe(known_.kind); }
 
   void run(const ExecSpace& space, double* parameters, double* state, const double* mean,
            const double* rate) const {
+    if (known_.kind != impl::KnownUpdate::kNone) {
+      impl::runKnownUpdate(space, known_, k_, parameters, state, mean, rate);
+      return;
+    }
     impl::Segments seg;
     seg.base[0] = parameters;
     seg.base[1] = state;
@@ -39,6 +50,8 @@ class PointwiseUpdate {
  private:
   impl::PointwiseCode code_;
   impl::PointwiseKernel<Memory> kernel_;
+  impl::KnownUpdate known_;
+  std::int64_t k_;
 };
 
 }  // namespace kfield
