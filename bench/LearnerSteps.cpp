@@ -5,6 +5,7 @@
 // program alone at k = 10^7 next to a hand-written update and a copy of the same words.
 #include "BenchContext.hpp"
 
+#include <kfield/impl/KokkosCompat.hpp>
 #include <kfield/sum/InnerSum.hpp>
 
 #include <kfield/Random.hpp>
@@ -342,7 +343,7 @@ void handWrittenAdam(benchmark::State& state) {
           const double b = beta2 * m2(i) + (1.0 - beta2) * g * g;
           m1(i) = a;
           m2(i) = b;
-          p(i) = p(i) - rate * (a / c1) / (Kokkos::Experimental::sqrt(b / c2) + epsilon);
+          p(i) = p(i) - rate * (a / c1) / (impl::math::sqrt(b / c2) + epsilon);
         });
     Space().fence();
     const std::chrono::duration<double> t = std::chrono::steady_clock::now() - start;
