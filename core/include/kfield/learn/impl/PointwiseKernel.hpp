@@ -73,6 +73,13 @@ struct PointwiseCode {
 PointwiseCode compilePointwise(const PointwiseProgram& program, const SlotLayout& layout,
                                const std::string& what);
 
+// x[j] * y[j], read as one operand.
+struct Products {
+  const double* x;
+  const double* y;
+  KOKKOS_INLINE_FUNCTION double operator[](std::int64_t j) const { return x[j] * y[j]; }
+};
+
 // What a fold or sum carries from block to block.
 struct FoldCarry {
   double acc = 0;
@@ -121,6 +128,13 @@ struct PointwiseKernel {
         const int b = op - static_cast<int>(pointwise::opcode::kBinary);
         double* out = direct && c + 1 == piece.codeEnd ? direct : lanes[sp - 2];
         const bool left = word & kLeftUniform, right = word & kRightUniform;
+        if (piece.innerSum && c + 1 == piece.codeEnd && b == 2 && !left && !right) {
+          // A sum of products (a dot product): straight into the sum's lanes.
+          if (piece.foldFirst && i0 == 0) carry.lanes = InnerSumLanes();
+          carry.lanes.add(piece.foldOffset + i0, Products{at[sp - 2], at[sp - 1]}, len);
+          if (piece.foldLast && i0 + len == piece.count) *dest = carry.lanes.total();
+          return;
+        }
         if (left && right) {
           scalar[sp - 2] = applyBinary(b, scalar[sp - 2], scalar[sp - 1]);
         } else if (left) {
