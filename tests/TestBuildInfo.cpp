@@ -11,6 +11,14 @@ namespace kfield {
 namespace {
 
 // The chain from CMake to the code: what configure found is what the library reports.
+// kfield's targets compile as ISO C++ (-std=c++17), not with GNU extensions (gnu++17, the
+// GCC and Clang default): what every Kokkos backend's compiler accepts.
+TEST(BuildInfo, CompiledAsIsoCppWithoutExtensions) {
+#if defined(__GNUC__) && !defined(__STRICT_ANSI__)
+  ADD_FAILURE() << "compiled with GNU extensions (-std=gnu++NN)";
+#endif
+}
+
 TEST(BuildInfo, BackendsAreTheOnesCMakeFound) {
   std::string joined;
   for (const auto& b : buildInfo().backends) joined += (joined.empty() ? "" : ",") + b;
