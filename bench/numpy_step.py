@@ -87,6 +87,14 @@ def main():
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--markdown", help="write the table here")
     args = parser.parse_args()
+    if args.k < 1 or args.samples < 1 or args.rounds < 1 or args.reps < 1:
+        fail("--k, --samples, --rounds and --reps must be positive")
+    try:
+        threads = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        fail("--threads %r is not a comma-separated list of counts" % args.threads)
+    if any(t < 1 for t in threads):
+        fail("--threads %r: every count must be positive" % args.threads)
     try:
         import numpy  # noqa: F401  (only to know it is there; the timing runs in children)
     except ImportError:
@@ -94,13 +102,6 @@ def main():
             fail("numpy is missing (Debian: python3-numpy libopenblas0-pthread)")
         print("numpy_step.py: numpy is missing; skipped")
         return 77
-    if args.k < 1 or args.samples < 1 or args.rounds < 1 or args.reps < 1:
-        fail("--k, --samples, --rounds and --reps must be positive")
-    try:
-        threads = [int(t) for t in args.threads.split(",")]
-    except ValueError:
-        fail("--threads %r is not a comma-separated list of counts" % args.threads)
-
     rows, context, version = [], {}, None
     for t in threads:
         numpy_times, functor, program = [], [], []
