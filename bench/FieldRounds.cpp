@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kfield::bench {
@@ -106,6 +107,20 @@ void registerBenchmarks() {
   registerForEachSpace(
       "Rounds/HandWritten", [](auto t) { return rounds<typename decltype(t)::type, HandRounds>; },
       shapes);
+  // A GPU also runs the hop gradient on 10^7 devices x 64 samples (tens of GB of planes).
+  forEachEnabledSpace([](auto tag) {
+    using Space = typename decltype(tag)::type;
+    if constexpr (!std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
+      const std::string space = Space::name();
+      benchmark::RegisterBenchmark(("Rounds/Engine/" + space).c_str(), rounds<Space, EngineRounds>)
+          ->UseManualTime()->ArgNames({"program", "network", "devices", "samples"})
+          ->Args({0, 0, 10000000, 64});
+      benchmark::RegisterBenchmark(("Rounds/HandWritten/" + space).c_str(),
+                                   rounds<Space, HandRounds>)
+          ->UseManualTime()->ArgNames({"program", "network", "devices", "samples"})
+          ->Args({0, 0, 10000000, 64});
+    }
+  });
   // Gradients only, on the host: the check that the hand loop is itself the fastest simple one.
   auto* plain = benchmark::RegisterBenchmark(
       "Rounds/Plain/OpenMP", rounds<Kokkos::DefaultHostExecutionSpace, PlainRounds>);

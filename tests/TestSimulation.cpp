@@ -6,7 +6,9 @@
 #include <kfield/field/Programs.hpp>
 #include <kfield/sim/Simulation.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <string>
 #include <vector>
 
 namespace kfield::test {
@@ -285,6 +287,63 @@ TYPED_TEST(Simulation, ASampleThatStoppedContinuesFromItsOwnLastRound) {
     EXPECT_EQ(bitsOfPlane(resumed.output()), bitsOfPlane(straight.output())) << p.name;
     expectSameCarry(resumed.carry(), straight.carry(), p.name);
   }
+}
+
+// Lowers the team scratch a round may ask for while in scope (0: the backend's own limit).
+struct ScratchCap {
+  explicit ScratchCap(std::uint64_t bytes) { impl::roundScratchCap() = bytes; }
+  ~ScratchCap() { impl::roundScratchCap() = 0; }
+};
+
+// Smaller tiles in team scratch, and values spilled to the space's memory with each team
+// walking several tiles: the same bits and the same carry as the backend's own tiles.
+TYPED_TEST(Simulation, SmallerTilesAndSpilledValuesGiveTheSameBits) {
+  const Network net = Network::grid(23, 17);
+  for (const lib::LibraryProgram& p : lib::programs()) {
+    auto plain = libraryRun<TypeParam>(p, net);
+    plain.run({12, 9, 11});
+    const std::uint64_t perDevice = std::uint64_t(std::max(plain.program().slots, 1)) * 3 * 8;
+    for (std::uint64_t cap : {5 * perDevice, perDevice, std::uint64_t(1)}) {
+      const ScratchCap scoped(cap);
+      auto capped = libraryRun<TypeParam>(p, net);
+      capped.run({12, 9, 11});
+      const std::string what = p.name + ", team scratch capped at " + std::to_string(cap);
+      EXPECT_EQ(bitsOfPlane(capped.output()), bitsOfPlane(plain.output())) << what;
+      expectSameCarry(capped.carry(), plain.carry(), what);
+    }
+  }
+}
+
+TEST(RoundScratch, TilesShrinkToTheLimitThenValuesSpill) {
+  // 10 slots, 4 live samples: 320 bytes a device; 128 devices a tile of 512 elements.
+  auto plan = impl::planRoundScratch(10, 4, 1000, 512, 1 << 20, 8);
+  EXPECT_EQ(plan.tileDevices, 128);
+  EXPECT_EQ(plan.tiles, 8);
+  EXPECT_EQ(plan.teamBytes, 40960u);
+  EXPECT_FALSE(plan.spill);
+  EXPECT_EQ(plan.teams, 8);
+  plan = impl::planRoundScratch(10, 4, 1000, 512, 40000, 8);  // 125 devices fit
+  EXPECT_EQ(plan.tileDevices, 125);
+  EXPECT_EQ(plan.tiles, 8);
+  EXPECT_EQ(plan.teamBytes, 40000u);
+  EXPECT_FALSE(plan.spill);
+  // 50 slots x 1000 samples is 400 kB a device, over a GPU's ~40 KiB: spilled, one device a
+  // tile, as many teams as run at once.
+  plan = impl::planRoundScratch(50, 1000, 100000, 256, 40936, 2112);
+  EXPECT_EQ(plan.tileDevices, 1);
+  EXPECT_EQ(plan.tiles, 100000);
+  EXPECT_EQ(plan.teamBytes, 400000u);
+  EXPECT_TRUE(plan.spill);
+  EXPECT_EQ(plan.teams, 2112);
+  plan = impl::planRoundScratch(50, 1000, 7, 256, 40936, 2112);  // fewer tiles than teams
+  EXPECT_EQ(plan.teams, 7);
+  plan = impl::planRoundScratch(3, 2, 5, 512, 1 << 20, 8);  // a tile no larger than the network
+  EXPECT_EQ(plan.tileDevices, 5);
+  EXPECT_EQ(plan.tiles, 1);
+  // Sizes that overflow 64 bits saturate: spilled, and refused when the buffer is allocated.
+  plan = impl::planRoundScratch(1 << 30, std::int64_t(1) << 40, 4, 512, 1 << 20, 8);
+  EXPECT_TRUE(plan.spill);
+  EXPECT_EQ(plan.teamBytes, impl::kSaturated);
 }
 
 TYPED_TEST(Simulation, ACarryOfAnotherShapeIsRefused) {

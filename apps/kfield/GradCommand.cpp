@@ -1,6 +1,8 @@
 // kfield grad: the gradient of a learnable library program's loss with respect to its
 // parameters, through S rounds, by the windowed reverse; with the plain forward's time beside.
 #include "Command.hpp"
+#include "Digest.hpp"
+#include "Space.hpp"
 
 #include <kfield/io/NetworkFile.hpp>
 #include <kfield/io/Spill.hpp>
@@ -30,6 +32,7 @@ struct GradOptions {
   std::int64_t budget = 0;
   std::string spill;
   std::int64_t source = 0;
+  std::string space;  // "": Kokkos' default
 };
 
 std::string learnableNames() {
@@ -65,41 +68,42 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-int runGrad(const GradOptions& o) {
-  const lib::LibraryProgram* chosen = lib::findProgram(o.program);
-  if (!chosen || chosen->parameters.empty()) {
-    throw UserError("'" + o.program + "' is not a learnable program (learnable: " + learnableNames() + ")");
-  }
-  if (o.rounds < 1) throw UserError("--rounds must be >= 1, got " + std::to_string(o.rounds));
-  if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
-  if (o.window < 0) throw UserError("--window must be >= 1, got " + std::to_string(o.window));
-  if (o.budget < 0) throw UserError("--budget must be >= 0 bytes, got " + std::to_string(o.budget));
-  const Network net = io::networkFromSpec(o.network);
+// The loss and the gradients' bits: the loss, each sample's loss, the gradient, each sample's
+// gradient, then each differentiated sensor's gradient plane (in name order).
+std::string resultDigest(const diff::GradientResult& r) {
+  BitsDigest digest;
+  digest.add(r.loss);
+  digest.add(r.sampleLoss);
+  digest.add(r.gradient);
+  for (const std::vector<double>& g : r.sampleGradient) digest.add(g);
+  for (const auto& named : r.sensorGradient) digest.add(named.second);
+  return digest.hex();
+}
+
+// The forward and the gradient, on one execution space.
+template <class Space>
+int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const Network& net,
+                  const TracedProgram& program, Space space) {
   const std::int64_t n = net.devices();
-  if (o.source < 0 || o.source >= n) {
-    throw UserError("--source " + std::to_string(o.source) + " is not a device of " + net.description() +
-                    " (0.." + std::to_string(n - 1) + ")");
-  }
-  const TracedProgram program = chosen->build(net, {});
 
   // The plain forward, for comparison.
   double forwardSeconds = 0;
   {
-    Simulation sim(program, net, o.samples);
-    for (const lib::ParameterDefault& p : chosen->parameters) {
-      sim.parameter(p.name, lib::defaultParameter(*chosen, p.name, net));
+    BasicSimulation<Space> sim(program, net, o.samples, space);
+    for (const lib::ParameterDefault& p : chosen.parameters) {
+      sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
     }
-    setInputs(sim, *chosen, o, n);
+    setInputs(sim, chosen, o, n);
     const auto start = std::chrono::steady_clock::now();
     sim.run(o.rounds);
     forwardSeconds = secondsSince(start);
   }
 
-  diff::Gradient g(program, net, o.samples);
-  for (const lib::ParameterDefault& p : chosen->parameters) {
-    g.parameter(p.name, lib::defaultParameter(*chosen, p.name, net));
+  diff::BasicGradient<Space> g(program, net, o.samples, space);
+  for (const lib::ParameterDefault& p : chosen.parameters) {
+    g.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
   }
-  setInputs(g, *chosen, o, n);
+  setInputs(g, chosen, o, n);
   diff::GradientOptions options;
   options.window = o.window;
   options.budgetBytes = o.budget;
@@ -110,7 +114,8 @@ int runGrad(const GradOptions& o) {
 
   std::cout.precision(17);
   std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
-            << (o.samples == 1 ? "" : "s") << ", " << o.rounds << " rounds\n"
+            << (o.samples == 1 ? "" : "s") << ", " << o.rounds << " rounds, " << Space::name()
+            << "\n"
             << "loss (sum of squares of the final field): " << r.loss << "\n";
   for (const ParameterInfo& p : program.parameters) {
     for (std::int32_t i = 0; i < p.width; ++i) {
@@ -118,6 +123,7 @@ int runGrad(const GradOptions& o) {
                 << "): " << r.gradient[static_cast<std::size_t>(p.offset + i)] << "\n";
     }
   }
+  std::cout << "gradient sha256: " << resultDigest(r) << "\n";
   std::cout.precision(4);
   const auto& s = r.schedule;
   std::cout << "schedule: window " << s.window << ", " << s.checkpoints << " checkpoints, at most "
@@ -131,6 +137,26 @@ int runGrad(const GradOptions& o) {
             << "time: forward " << forwardSeconds << " s, gradient (record + reverse) " << gradientSeconds
             << " s (" << gradientSeconds / std::max(forwardSeconds, 1e-12) << " x the forward)\n";
   return 0;
+}
+
+int runGrad(const GradOptions& o) {
+  const lib::LibraryProgram* chosen = lib::findProgram(o.program);
+  if (!chosen || chosen->parameters.empty()) {
+    throw UserError("'" + o.program + "' is not a learnable program (learnable: " + learnableNames() + ")");
+  }
+  if (o.rounds < 1) throw UserError("--rounds must be >= 1, got " + std::to_string(o.rounds));
+  if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
+  if (o.window < 0) throw UserError("--window must be >= 1, got " + std::to_string(o.window));
+  if (o.budget < 0) throw UserError("--budget must be >= 0 bytes, got " + std::to_string(o.budget));
+  requireSpace(o.space);
+  const Network net = io::networkFromSpec(o.network);
+  const std::int64_t n = net.devices();
+  if (o.source < 0 || o.source >= n) {
+    throw UserError("--source " + std::to_string(o.source) + " is not a device of " + net.description() +
+                    " (0.." + std::to_string(n - 1) + ")");
+  }
+  const TracedProgram program = chosen->build(net, {});
+  return onSpace(o.space, [&](auto space) { return differentiate(o, *chosen, net, program, space); });
 }
 
 }  // namespace
@@ -152,6 +178,8 @@ Command addGradCommand(CLI::App& app) {
   grad->add_option("--spill", o->spill,
                    "A folder for window checkpoints when --budget cannot hold them in memory");
   grad->add_option("--source", o->source, "The first sample's source device (default 0)");
+  grad->add_option("--space", o->space,
+                   "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
   grad->fallthrough();
   return {grad, [o] {
             return refusalsAsUserErrors([&] { return runGrad(*o); },

@@ -1,5 +1,7 @@
 // kfield run: a library program over a network, to a fixed round or until stable.
 #include "Command.hpp"
+#include "Digest.hpp"
+#include "Space.hpp"
 
 #include <kfield/io/NetworkFile.hpp>
 #include <kfield/field/Library.hpp>
@@ -37,6 +39,7 @@ struct RunOptions {
   std::int64_t every = 0;  // 0: the final field only
   std::string resume;
   int deflate = 1;
+  std::string space;  // "": Kokkos' default
 };
 
 std::string programNames() {
@@ -65,54 +68,19 @@ class Progress {
   bool shown_;
 };
 
-int runProgram(const RunOptions& o) {
-  if (o.rounds == 0 || o.rounds < -1) {
-    throw UserError("--rounds must be >= 1, got " + std::to_string(o.rounds));
-  }
-  if (o.maxRounds < 1) {
-    throw UserError("--max-rounds must be >= 1, got " + std::to_string(o.maxRounds));
-  }
-  if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
-  if (o.deflate < 0 || o.deflate > 9) {
-    throw UserError("--deflate must be 0 to 9, got " + std::to_string(o.deflate));
-  }
-  if (o.every < 0 || (o.every > 0 && o.out.empty())) {
-    throw UserError(o.out.empty() ? "--every needs --out FILE.h5"
-                                  : "--every must be >= 1, got " + std::to_string(o.every));
-  }
-  const lib::LibraryProgram* chosen = lib::findProgram(o.program);
-  if (!chosen) {
-    throw UserError("unknown program '" + o.program + "' (programs: " + programNames() + ")");
-  }
-  auto reads = [&](const char* sensor) {
-    return std::find(chosen->sensors.begin(), chosen->sensors.end(), sensor) !=
-           chosen->sensors.end();
-  };
-  if (!o.sources.empty() && !reads("source")) {
-    throw UserError("--source: program '" + o.program + "' has no source");
-  }
-  if (o.radiusGiven && o.program != "election") {
-    throw UserError("--radius: only election takes a radius, not '" + o.program + "'");
-  }
-  if (o.radius < 0 || o.radius > lib::kMaxElectionRadius) {
-    throw UserError("--radius must be in [0, " + std::to_string(lib::kMaxElectionRadius) +
-                    "] (one traced level per hop), got " + std::to_string(o.radius));
-  }
-  const Network net = io::networkFromSpec(o.network);
+// The run itself, on one execution space.
+template <class Space>
+int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Network& net,
+             const TracedProgram& program, const std::vector<std::int64_t>& sources,
+             Space space) {
   const std::int64_t n = net.devices();
-  std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
-  for (std::int64_t s : sources) {
-    if (s < 0 || s >= n) {
-      throw UserError("--source " + std::to_string(s) + " is not a device of " + net.description() +
-                      " (0.." + std::to_string(n - 1) + ")");
-    }
-  }
-  lib::ProgramSettings settings;
-  settings.radius = o.radius;
-  const TracedProgram program = chosen->build(net, settings);
-  Simulation sim(program, net, o.samples);
-  for (const lib::ParameterDefault& p : chosen->parameters) {
-    sim.parameter(p.name, lib::defaultParameter(*chosen, p.name, net));
+  auto reads = [&](const char* sensor) {
+    return std::find(chosen.sensors.begin(), chosen.sensors.end(), sensor) !=
+           chosen.sensors.end();
+  };
+  BasicSimulation<Space> sim(program, net, o.samples, space);
+  for (const lib::ParameterDefault& p : chosen.parameters) {
+    sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
   }
   if (o.program == "channel") {
     sim.sensor("source").set(sources[0], true);
@@ -182,7 +150,7 @@ int runProgram(const RunOptions& o) {
     lo = std::min(lo, v), hi = std::max(hi, v), sum += v, ++finite;
   }
   std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
-            << (o.samples == 1 ? "" : "s") << "\n"
+            << (o.samples == 1 ? "" : "s") << ", " << Space::name() << "\n"
             << "rounds: " << ran << (o.rounds < 0 ? " (until stable)" : "")
             << (o.resume.empty() ? "" : ", after " + std::to_string(resumedAt) + " from " + o.resume)
             << "\n"
@@ -191,7 +159,9 @@ int runProgram(const RunOptions& o) {
             << "final field (sample 0): " << finite << " finite of " << n;
   if (finite > 0)
     std::cout << ", min " << lo << ", max " << hi << ", mean " << sum / double(finite);
-  std::cout << "\n";
+  BitsDigest digest;  // the final field, devices x samples
+  digest.add(out);
+  std::cout << "\n" << "field sha256: " << digest.hex() << "\n";
   if (o.print) {
     std::cout.precision(17);
     for (std::int64_t d = 0; d < n; ++d) {
@@ -201,6 +171,58 @@ int runProgram(const RunOptions& o) {
     }
   }
   return 0;
+}
+
+
+int runProgram(const RunOptions& o) {
+  if (o.rounds == 0 || o.rounds < -1) {
+    throw UserError("--rounds must be >= 1, got " + std::to_string(o.rounds));
+  }
+  if (o.maxRounds < 1) {
+    throw UserError("--max-rounds must be >= 1, got " + std::to_string(o.maxRounds));
+  }
+  if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
+  if (o.deflate < 0 || o.deflate > 9) {
+    throw UserError("--deflate must be 0 to 9, got " + std::to_string(o.deflate));
+  }
+  if (o.every < 0 || (o.every > 0 && o.out.empty())) {
+    throw UserError(o.out.empty() ? "--every needs --out FILE.h5"
+                                  : "--every must be >= 1, got " + std::to_string(o.every));
+  }
+  const lib::LibraryProgram* chosen = lib::findProgram(o.program);
+  if (!chosen) {
+    throw UserError("unknown program '" + o.program + "' (programs: " + programNames() + ")");
+  }
+  auto reads = [&](const char* sensor) {
+    return std::find(chosen->sensors.begin(), chosen->sensors.end(), sensor) !=
+           chosen->sensors.end();
+  };
+  if (!o.sources.empty() && !reads("source")) {
+    throw UserError("--source: program '" + o.program + "' has no source");
+  }
+  if (o.radiusGiven && o.program != "election") {
+    throw UserError("--radius: only election takes a radius, not '" + o.program + "'");
+  }
+  if (o.radius < 0 || o.radius > lib::kMaxElectionRadius) {
+    throw UserError("--radius must be in [0, " + std::to_string(lib::kMaxElectionRadius) +
+                    "] (one traced level per hop), got " + std::to_string(o.radius));
+  }
+  requireSpace(o.space);
+  const Network net = io::networkFromSpec(o.network);
+  const std::int64_t n = net.devices();
+  std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
+  for (std::int64_t s : sources) {
+    if (s < 0 || s >= n) {
+      throw UserError("--source " + std::to_string(s) + " is not a device of " + net.description() +
+                      " (0.." + std::to_string(n - 1) + ")");
+    }
+  }
+  lib::ProgramSettings settings;
+  settings.radius = o.radius;
+  const TracedProgram program = chosen->build(net, settings);
+  return onSpace(o.space, [&](auto space) {
+    return simulate(o, *chosen, net, program, sources, space);
+  });
 }
 
 }  // namespace
@@ -227,6 +249,8 @@ Command addRunCommand(CLI::App& app) {
                   "With --out: zlib level for the fields, 0 (off, fastest) to 9 (default 1)");
   run->add_option("--resume", o->resume,
                   "Continue the run an --out file ended with (same program, network, samples)");
+  run->add_option("--space", o->space,
+                  "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
             o->radiusGiven = run->count("--radius") > 0;

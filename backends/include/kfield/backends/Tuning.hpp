@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+
 namespace kfield {
 
 // Field rounds (kfield/sim): device-samples per tile and threads per team.
@@ -17,6 +19,9 @@ struct RoundTuning {
   // in plain loops (host backends: Kokkos' host ranges step by a run-time increment, which
   // keeps compilers from vectorising them).
   static constexpr bool kTeamLanes = false;
+  // The most team scratch one team asks for. A host team's scratch is ordinary memory, one
+  // block per thread; past this a round spills (sim/impl/RoundScratch.hpp).
+  static std::uint64_t scratchLimit() { return std::uint64_t(1) << 26; }
 };
 
 // Canonical sums (kfield/sum): host threads walk long aligned chunks (cache-sized); a GPU
@@ -45,6 +50,10 @@ struct RoundTuning<Kokkos::Cuda> {
   static constexpr int kTileElements = 256;
   static int teamSize() { return 128; }
   static constexpr bool kTeamLanes = true;
+  // Shared memory per block, less what Kokkos keeps for itself.
+  static std::uint64_t scratchLimit() {
+    return static_cast<std::uint64_t>(Kokkos::TeamPolicy<Kokkos::Cuda>::scratch_size_max(0));
+  }
 };
 
 template <>

@@ -15,6 +15,7 @@
 #include "kfield/sim/SimulationCarry.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
+#include "kfield/sim/impl/RoundScratch.hpp"
 #include "kfield/sim/impl/Inputs.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -119,6 +120,8 @@ class BasicSimulation {
   // of the round is kept there.
   void round(std::int64_t live, bool trackChanges, bool writeOutput = true,
              const Kokkos::View<double*, Memory>& tape = {});
+  // A buffer of at least plan.teams x plan.teamBytes for a round whose values spill.
+  Kokkos::View<double*, Memory> spillBuffer(const impl::RoundScratch& plan);
   template <class>
   friend struct diff::impl::Pass;  // the reversal runs rounds on a tape and restores the carry
 
@@ -132,6 +135,7 @@ class BasicSimulation {
   Kokkos::View<impl::Op*, Memory> tapeOps_;  // one slot per value (TracedProgram::valueOps)
   Kokkos::View<impl::EntryOp*, Memory> tapeEntries_;
   Kokkos::View<double*, Memory> parameters_;
+  Kokkos::View<double*, Memory> spill_;  // kept between rounds; grows, never shrinks
   impl::ParameterValues parameterValues_;  // host copy, checked by name
   impl::RoundPlanes<Memory> planes_;
   HostPlane sensorHost_;  // sample order; only when the planes are not on the host
@@ -251,6 +255,25 @@ BasicSimulation<ExecSpace>& BasicSimulation<ExecSpace>::parameter(const std::str
 }
 
 template <class ExecSpace>
+Kokkos::View<double*, typename ExecSpace::memory_space> BasicSimulation<ExecSpace>::spillBuffer(
+    const impl::RoundScratch& plan) {
+  const std::uint64_t bytes = impl::product({std::uint64_t(plan.teams), plan.teamBytes});
+  if (bytes / sizeof(double) > spill_.extent(0)) {
+    const MemoryLimit limit = memoryLimit<Memory>();
+    impl::requireMemory(kWho,
+                        "a round of program '" + program_.name + "' (" +
+                            std::to_string(plan.teams) + " teams x " +
+                            impl::bytesText(plan.teamBytes) + " of values)",
+                        bytes, limit.bytes, limit.where);
+    spill_ = Kokkos::View<double*, Memory>();  // freed before its successor is allocated
+    spill_ = Kokkos::View<double*, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                              "kfield::sim::spill"),
+                                           static_cast<std::size_t>(bytes / sizeof(double)));
+  }
+  return spill_;
+}
+
+template <class ExecSpace>
 void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, bool writeOutput,
                                        const Kokkos::View<double*, Memory>& tape) {
   impl::RoundKernel<ExecSpace> k;
@@ -267,7 +290,14 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   k.slots = tape.extent(0) > 0 ? program_.valueSlots : program_.slots;
   k.opCount = static_cast<int>(program_.ops.size());
   using Tuning = RoundTuning<ExecSpace>;
-  k.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / live);
+  const std::int64_t teamSize = Tuning::teamSize();
+  const impl::RoundScratch plan = impl::planRoundScratch(
+      k.slots, live, devices_, Tuning::kTileElements,
+      tape.extent(0) > 0 ? impl::kSaturated : impl::roundScratchLimit(Tuning::scratchLimit()),
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(space_.concurrency()) / teamSize));
+  k.tileDevices = plan.tileDevices;
+  k.tiles = plan.tiles;
+  if (plan.spill) k.spill = spillBuffer(plan);
   for (std::int64_t p = 0; p < live; ++p) {  // a sample's last exports back into "previous"
     char& swapped = exportsSwapped_[sampleAt_[p]];
     if (!swapped) continue;
@@ -287,8 +317,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   }
   Kokkos::deep_copy(fresh_, freshHost);
   k.fresh = fresh_;
-  const std::int64_t tiles = (devices_ + k.tileDevices - 1) / k.tileDevices;
-  Kokkos::TeamPolicy<ExecSpace> policy(space_, tiles, Tuning::teamSize());
+  Kokkos::TeamPolicy<ExecSpace> policy(space_, plan.teams, teamSize);
   Kokkos::parallel_for("kfield::sim::round",
                        policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
   planes_.endRound();

@@ -1,5 +1,6 @@
 // One synchronous round: every device of a tile replays the program's operations over its
-// live samples, values in team scratch, reading its neighbors' exports of the last round.
+// live samples, values in team scratch (or where RoundScratch.hpp puts them), reading its
+// neighbors' exports of the last round.
 #ifndef KFIELD_SIM_IMPL_ROUNDKERNEL_HPP
 #define KFIELD_SIM_IMPL_ROUNDKERNEL_HPP
 
@@ -42,27 +43,38 @@ struct RoundKernel {
   Kokkos::View<const int*, Memory> fresh;  // per sample position: 1 in the sample's first round
   bool anyFresh = true;                    // some live sample is in its first round
   bool writeOutput = true;                 // some live sample may end with this round
+  // When not empty (and no tape), each team's values live in its slice of this buffer, not
+  // in team scratch (RoundScratch.hpp).
+  Kokkos::View<double*, Memory> spill;
   std::int64_t devices = 0;
   std::int64_t live = 0;  // samples taking this round: positions [0, live)
   std::int64_t tileDevices = 1;
+  std::int64_t tiles = 0;  // a team walks tiles league_rank, + league_size, ...
   int slots = 0;
   int opCount = 0;
 
+  KOKKOS_INLINE_FUNCTION std::size_t tileValues() const {
+    return std::size_t(slots > 0 ? slots : 1) * std::size_t(tileDevices * live);
+  }
   KOKKOS_INLINE_FUNCTION std::size_t scratchBytes() const {
-    if (tape.extent(0) > 0) return sizeof(double);
-    return std::size_t(slots > 0 ? slots : 1) * std::size_t(tileDevices * live) * sizeof(double);
+    return tape.extent(0) > 0 || spill.extent(0) > 0 ? 0 : tileValues() * sizeof(double);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
-    const std::int64_t first = team.league_rank() * tileDevices;
-    const std::int64_t count = (devices - first < tileDevices ? devices - first : tileDevices);
     const bool taped = tape.extent(0) > 0;
-    const std::int64_t stride = taped ? devices * live : tileDevices * live;
-    double* scratch = taped ? tape.data() + first * live
-                            : static_cast<double*>(team.team_scratch(0).get_shmem(scratchBytes()));
-    for (int i = 0; i < opCount; ++i) {
-      run(team, ops(i), scratch, stride, first, count);
-      team.team_barrier();
+    double* own = taped ? nullptr
+                  : spill.extent(0) > 0
+                      ? spill.data() + std::size_t(team.league_rank()) * tileValues()
+                      : static_cast<double*>(team.team_scratch(0).get_shmem(scratchBytes()));
+    for (std::int64_t tile = team.league_rank(); tile < tiles; tile += team.league_size()) {
+      const std::int64_t first = tile * tileDevices;
+      const std::int64_t count = (devices - first < tileDevices ? devices - first : tileDevices);
+      const std::int64_t stride = taped ? devices * live : tileDevices * live;
+      double* scratch = taped ? tape.data() + first * live : own;
+      for (int i = 0; i < opCount; ++i) {
+        run(team, ops(i), scratch, stride, first, count);
+        team.team_barrier();
+      }
     }
   }
 
