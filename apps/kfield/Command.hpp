@@ -33,6 +33,7 @@ Command addInfoCommand(CLI::App& app);
 Command addRunCommand(CLI::App& app);
 Command addGradCommand(CLI::App& app);
 Command addInspectCommand(CLI::App& app);
+Command addReproCommand(CLI::App& app);
 
 }  // namespace kfield::cli
 

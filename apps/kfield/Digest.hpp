@@ -1,11 +1,13 @@
-// The SHA-256 of a result's bits, so that runs on two spaces, thread counts or machines can be
-// compared by one line of output: equal digests, equal bits.
+// A result's bits (a field, a gradient) as a table of IEEE words, its SHA-256, and a file that
+// holds it, so that runs on two spaces, thread counts or chunkings can be compared by one line
+// of output (equal digests, equal bits) and, when they differ, element by element (kfield
+// repro).
 #ifndef KFIELD_APPS_DIGEST_HPP
 #define KFIELD_APPS_DIGEST_HPP
 
 #include <kfield/Plane.hpp>
-#include <kfield/impl/Bits.hpp>
-#include <kfield/learn/Identity.hpp>
+
+#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <string>
@@ -13,28 +15,35 @@
 
 namespace kfield::cli {
 
-// Doubles are hashed as their IEEE words, 8 bytes each, least significant byte first.
-class BitsDigest {
- public:
-  void add(double value) {
-    const std::uint64_t word = impl::bitsOf(value);
-    for (int b = 0; b < 8; ++b) bytes_.push_back(static_cast<unsigned char>(word >> (8 * b)));
-  }
-  void add(const std::vector<double>& values) {
-    for (double v : values) add(v);
-  }
-  // Devices x samples, device-major.
-  void add(const HostPlane& plane) {
-    bytes_.reserve(bytes_.size() + plane.extent(0) * plane.extent(1) * 8);
-    for (std::size_t d = 0; d < plane.extent(0); ++d) {
-      for (std::size_t s = 0; s < plane.extent(1); ++s) add(plane(d, s));
-    }
-  }
-  std::string hex() const { return describe(sha256(bytes_)); }
+struct ResultBits {
+  std::int64_t rows = 0, columns = 0;
+  std::string rowName = "row", columnName = "column";  // what a row and a column are
+  std::vector<std::uint64_t> words;                     // row-major
 
- private:
-  std::vector<unsigned char> bytes_;
+  // A field: devices x samples.
+  static ResultBits ofField(const HostPlane& field);
+
+  // SHA-256 of the words, 8 bytes each, least significant first, row-major.
+  std::string digest() const;
+
+  // The file kfield repro compares: a text header (kfield-bits-v1, rows, columns), a blank
+  // line, then the words as the digest hashes them. save() replaces the file whole.
+  void save(const std::string& path) const;
+  // Throws UserError naming the file and what is wrong with it.
+  static ResultBits load(const std::string& path);
 };
+
+// What a command does with its result's bits: --bits FILE saves them (kfield repro reads
+// them); --flip-bit ROW:COLUMN flips the lowest bit of one word first, which kfield repro's
+// tests use to plant a difference (hidden from --help).
+struct BitsOutput {
+  std::string path;
+  std::string flip;
+};
+void addBitsOptions(CLI::App& command, BitsOutput& bits);
+
+// Prints "<what> sha256: <digest>" (of the bits after any flip) and saves them where asked.
+void reportBits(ResultBits bits, const std::string& what, const BitsOutput& output);
 
 }  // namespace kfield::cli
 

@@ -9,6 +9,7 @@
 #include <kfield/Errors.hpp>
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Programs.hpp>
+#include <kfield/impl/Bits.hpp>
 #include <kfield/impl/Sizes.hpp>
 #include <kfield/sim/Simulation.hpp>
 
@@ -16,6 +17,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -30,9 +32,11 @@ struct GradOptions {
   std::int64_t samples = 1;
   std::int64_t window = 0;
   std::int64_t budget = 0;
+  std::int64_t chunk = 0;  // at most this many samples per pass; 0: as the budget allows
   std::string spill;
   std::int64_t source = 0;
   std::string space;  // "": Kokkos' default
+  BitsOutput bits;
 };
 
 std::string learnableNames() {
@@ -68,16 +72,21 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The loss and the gradients' bits: the loss, each sample's loss, the gradient, each sample's
-// gradient, then each differentiated sensor's gradient plane (in name order).
-std::string resultDigest(const diff::GradientResult& r) {
-  BitsDigest digest;
-  digest.add(r.loss);
-  digest.add(r.sampleLoss);
-  digest.add(r.gradient);
-  for (const std::vector<double>& g : r.sampleGradient) digest.add(g);
-  for (const auto& named : r.sensorGradient) digest.add(named.second);
-  return digest.hex();
+// The loss and the gradients' bits: row 0 the batch (its loss, then its gradient), row 1 + s
+// sample s (its loss, then its gradient).
+ResultBits resultBits(const diff::GradientResult& r) {
+  ResultBits bits;
+  bits.rows = 1 + static_cast<std::int64_t>(r.sampleLoss.size());
+  bits.columns = 1 + static_cast<std::int64_t>(r.gradient.size());
+  bits.rowName = "row(0:batch,1+s:sample-s)";
+  bits.columnName = "column(0:loss,1+i:parameter-value-i)";
+  auto row = [&](double loss, const std::vector<double>& gradient) {
+    bits.words.push_back(impl::bitsOf(loss));
+    for (double g : gradient) bits.words.push_back(impl::bitsOf(g));
+  };
+  row(r.loss, r.gradient);
+  for (std::size_t s = 0; s < r.sampleLoss.size(); ++s) row(r.sampleLoss[s], r.sampleGradient[s]);
+  return bits;
 }
 
 // The forward and the gradient, on one execution space.
@@ -107,6 +116,12 @@ int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const
   diff::GradientOptions options;
   options.window = o.window;
   options.budgetBytes = o.budget;
+  if (o.chunk > 0) {  // a budget of chunk samples: passes of at most that many (Chunking.hpp)
+    const std::uint64_t perSample = g.bytesPerSample(o.rounds, o.window);
+    options.budgetBytes = static_cast<std::int64_t>(
+        std::min<std::uint64_t>(impl::product({perSample, std::uint64_t(o.chunk)}),
+                                std::uint64_t(std::numeric_limits<std::int64_t>::max())));
+  }
   if (!o.spill.empty()) options.spill = io::spillStore(o.spill);
   const auto start = std::chrono::steady_clock::now();
   const diff::GradientResult r = g.run(o.rounds, options);
@@ -123,7 +138,7 @@ int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const
                 << "): " << r.gradient[static_cast<std::size_t>(p.offset + i)] << "\n";
     }
   }
-  std::cout << "gradient sha256: " << resultDigest(r) << "\n";
+  reportBits(resultBits(r), "gradient", o.bits);
   std::cout.precision(4);
   const auto& s = r.schedule;
   std::cout << "schedule: window " << s.window << ", " << s.checkpoints << " checkpoints, at most "
@@ -148,6 +163,8 @@ int runGrad(const GradOptions& o) {
   if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
   if (o.window < 0) throw UserError("--window must be >= 1, got " + std::to_string(o.window));
   if (o.budget < 0) throw UserError("--budget must be >= 0 bytes, got " + std::to_string(o.budget));
+  if (o.chunk < 0) throw UserError("--chunk must be >= 1, got " + std::to_string(o.chunk));
+  if (o.chunk > 0 && o.budget > 0) throw UserError("--chunk and --budget both set the passes: give one");
   requireSpace(o.space);
   const Network net = io::networkFromSpec(o.network);
   const std::int64_t n = net.devices();
@@ -180,6 +197,9 @@ Command addGradCommand(CLI::App& app) {
   grad->add_option("--source", o->source, "The first sample's source device (default 0)");
   grad->add_option("--space", o->space,
                    "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
+  grad->add_option("--chunk", o->chunk,
+                   "At most this many samples per pass (a power of two below 256, else a multiple of 256; the same bits)");
+  addBitsOptions(*grad, o->bits);
   grad->fallthrough();
   return {grad, [o] {
             return refusalsAsUserErrors([&] { return runGrad(*o); },

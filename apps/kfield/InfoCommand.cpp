@@ -1,14 +1,17 @@
 // kfield info: what this kfield was built with and the machine it runs on.
 #include "Command.hpp"
+#include "Context.hpp"
 
 #include <kfield/backends/SpaceInfo.hpp>
 #include <kfield/io/Hdf5Library.hpp>
+#include <kfield/learn/LearnerState.hpp>
 #include <kfield/rt/BuildInfo.hpp>
 #include <kfield/rt/Runtime.hpp>
 #include <kfield/rt/Topology.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -45,6 +48,13 @@ nlohmann::ordered_json infoJson(const BuildInfo& build, const Topology& topo) {
   j["mpi"] = {{"enabled", build.mpi}, {"library", mpiLibraryVersion()}};
   const std::string hdf5 = hdf5LibraryVersion();
   j["hdf5"] = {{"enabled", !hdf5.empty()}, {"version", hdf5}};
+  j["numerical_contract"] = learnerNumericalContract();
+  nlohmann::ordered_json environment = nlohmann::ordered_json::object();
+  for (const char* name : {"OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "KOKKOS_NUM_THREADS"}) {
+    const char* value = std::getenv(name);
+    environment[name] = value ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
+  }
+  j["environment"] = environment;
   return j;
 }
 
@@ -67,6 +77,8 @@ void printText(const BuildInfo& build, const Topology& topo, std::ostream& out) 
 }
 
 }  // namespace
+
+nlohmann::ordered_json contextJson() { return infoJson(buildInfo(), readTopology()); }
 
 Command addInfoCommand(CLI::App& app) {
   CLI::App* info = app.add_subcommand(

@@ -39,7 +39,9 @@ struct RunOptions {
   std::int64_t every = 0;  // 0: the final field only
   std::string resume;
   int deflate = 1;
-  std::string space;  // "": Kokkos' default
+  std::string space;     // "": Kokkos' default
+  std::int64_t chunk = 0;  // samples per simulation; 0: all in one
+  BitsOutput bits;
 };
 
 std::string programNames() {
@@ -68,80 +70,91 @@ class Progress {
   bool shown_;
 };
 
-// The run itself, on one execution space.
+// The run itself, on one execution space: the samples in chunks of o.chunk simulations
+// (all in one by default), each from the same inputs.
 template <class Space>
 int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Network& net,
              const TracedProgram& program, const std::vector<std::int64_t>& sources,
              Space space) {
   const std::int64_t n = net.devices();
+  const std::int64_t chunk = o.chunk > 0 ? std::min(o.chunk, o.samples) : o.samples;
   auto reads = [&](const char* sensor) {
     return std::find(chosen.sensors.begin(), chosen.sensors.end(), sensor) !=
            chosen.sensors.end();
   };
-  BasicSimulation<Space> sim(program, net, o.samples, space);
-  for (const lib::ParameterDefault& p : chosen.parameters) {
-    sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
-  }
-  if (o.program == "channel") {
-    sim.sensor("source").set(sources[0], true);
-    sim.sensor("destination").set(sources.size() > 1 ? sources[1] : n - 1, true);
-  } else if (reads("source")) {
-    for (std::int64_t s : sources) sim.sensor("source").set(s, true);
-  }
-  if (reads("value")) {
-    const bool ones = o.program == "collect-sum";  // counts the devices
-    for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
-  }
-
-  std::int64_t resumedAt = 0;
-  if (!o.resume.empty()) {
-    const SimulationCarry carry = io::loadRestart(o.resume, program, net, o.samples);
-    resumedAt = *std::max_element(carry.rounds.begin(), carry.rounds.end());
-    sim.restore(carry);
-  }
-  auto roundsSoFar = [&] {
-    const auto r = sim.rounds();
-    return *std::max_element(r.begin(), r.end());
-  };
-  std::unique_ptr<io::SimulationExport> exported;
-  if (!o.out.empty()) {
-    exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples, "output",
-                                                     o.deflate);
-  }
-  std::int64_t lastExported = -1;
-  auto snapshot = [&](std::int64_t ranHere) {
-    exported->append(roundsSoFar(), sim.output());
-    lastExported = ranHere;
-  };
-  const auto start = std::chrono::steady_clock::now();
-  std::int64_t ran = 0;
-  {
-    const std::int64_t total = o.rounds >= 0 ? o.rounds : o.maxRounds;
-    Progress progress(total);
-    const std::int64_t step = o.every > 0 ? o.every : std::max<std::int64_t>(1, total / 100);
-    while (ran < total) {
-      const std::int64_t k = std::min(step - ran % step, total - ran);
-      if (o.rounds >= 0) {
-        sim.run(k);
-        ran += k;
-      } else {
-        const auto done = sim.runUntilStable(k);
-        ran += *std::max_element(done.begin(), done.end());
-        if (*std::max_element(done.begin(), done.end()) < k) break;
+  HostPlane out("kfield::cli::field", static_cast<std::size_t>(n),
+                static_cast<std::size_t>(o.samples));
+  std::int64_t resumedAt = 0, ran = 0;
+  double deviceRounds = 0, seconds = 0;
+  for (std::int64_t first = 0; first < o.samples; first += chunk) {
+    const std::int64_t count = std::min(chunk, o.samples - first);
+    BasicSimulation<Space> sim(program, net, count, space);
+    for (const lib::ParameterDefault& p : chosen.parameters) {
+      sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
+    }
+    if (o.program == "channel") {
+      sim.sensor("source").set(sources[0], true);
+      sim.sensor("destination").set(sources.size() > 1 ? sources[1] : n - 1, true);
+    } else if (reads("source")) {
+      for (std::int64_t s : sources) sim.sensor("source").set(s, true);
+    }
+    if (reads("value")) {
+      const bool ones = o.program == "collect-sum";  // counts the devices
+      for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
+    }
+    if (!o.resume.empty()) {  // one chunk: runProgram refuses --chunk with --resume
+      const SimulationCarry carry = io::loadRestart(o.resume, program, net, o.samples);
+      resumedAt = *std::max_element(carry.rounds.begin(), carry.rounds.end());
+      sim.restore(carry);
+    }
+    auto roundsSoFar = [&] {
+      const auto r = sim.rounds();
+      return *std::max_element(r.begin(), r.end());
+    };
+    std::unique_ptr<io::SimulationExport> exported;  // one chunk, as for --resume
+    if (!o.out.empty()) {
+      exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples,
+                                                       "output", o.deflate);
+    }
+    std::int64_t lastExported = -1;
+    auto snapshot = [&](std::int64_t ranHere) {
+      exported->append(roundsSoFar(), sim.output());
+      lastExported = ranHere;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    std::int64_t ranHere = 0;
+    {
+      const std::int64_t total = o.rounds >= 0 ? o.rounds : o.maxRounds;
+      Progress progress(total);
+      const std::int64_t step = o.every > 0 ? o.every : std::max<std::int64_t>(1, total / 100);
+      while (ranHere < total) {
+        const std::int64_t k = std::min(step - ranHere % step, total - ranHere);
+        if (o.rounds >= 0) {
+          sim.run(k);
+          ranHere += k;
+        } else {
+          const auto done = sim.runUntilStable(k);
+          ranHere += *std::max_element(done.begin(), done.end());
+          if (*std::max_element(done.begin(), done.end()) < k) break;
+        }
+        progress.update(ranHere);
+        if (o.every > 0 && ranHere % o.every == 0) snapshot(ranHere);
       }
-      progress.update(ran);
-      if (o.every > 0 && ran % o.every == 0) snapshot(ran);
+    }
+    if (exported) {
+      if (lastExported != ranHere) snapshot(ranHere);
+      exported->restart(program, sim.carry());
+      exported->finish();
+    }
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    deviceRounds += double(n) * double(ranHere);
+    ran = std::max(ran, ranHere);
+    const HostPlane part = sim.output();
+    for (std::int64_t d = 0; d < n; ++d) {
+      for (std::int64_t s = 0; s < count; ++s) out(d, first + s) = part(d, s);
     }
   }
-  if (exported) {
-    if (lastExported != ran) snapshot(ran);
-    exported->restart(program, sim.carry());
-    exported->finish();
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const auto out = sim.output();
   double lo = lib::kInfinity, hi = -lib::kInfinity, sum = 0;
   std::int64_t finite = 0;
   for (std::int64_t d = 0; d < n; ++d) {
@@ -150,18 +163,19 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
     lo = std::min(lo, v), hi = std::max(hi, v), sum += v, ++finite;
   }
   std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
-            << (o.samples == 1 ? "" : "s") << ", " << Space::name() << "\n"
+            << (o.samples == 1 ? "" : "s")
+            << (chunk < o.samples ? " in chunks of " + std::to_string(chunk) : "") << ", "
+            << Space::name() << "\n"
             << "rounds: " << ran << (o.rounds < 0 ? " (until stable)" : "")
             << (o.resume.empty() ? "" : ", after " + std::to_string(resumedAt) + " from " + o.resume)
             << "\n"
-            << "device-rounds per second: " << double(n) * double(ran) / std::max(seconds, 1e-12)
-            << " (" << seconds << " s)\n"
+            << "device-rounds per second: " << deviceRounds / std::max(seconds, 1e-12) << " ("
+            << seconds << " s)\n"
             << "final field (sample 0): " << finite << " finite of " << n;
   if (finite > 0)
     std::cout << ", min " << lo << ", max " << hi << ", mean " << sum / double(finite);
-  BitsDigest digest;  // the final field, devices x samples
-  digest.add(out);
-  std::cout << "\n" << "field sha256: " << digest.hex() << "\n";
+  std::cout << "\n";
+  reportBits(ResultBits::ofField(out), "field", o.bits);
   if (o.print) {
     std::cout.precision(17);
     for (std::int64_t d = 0; d < n; ++d) {
@@ -173,7 +187,6 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
   return 0;
 }
 
-
 int runProgram(const RunOptions& o) {
   if (o.rounds == 0 || o.rounds < -1) {
     throw UserError("--rounds must be >= 1, got " + std::to_string(o.rounds));
@@ -184,6 +197,11 @@ int runProgram(const RunOptions& o) {
   if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
   if (o.deflate < 0 || o.deflate > 9) {
     throw UserError("--deflate must be 0 to 9, got " + std::to_string(o.deflate));
+  }
+  if (o.chunk < 0) throw UserError("--chunk must be >= 1, got " + std::to_string(o.chunk));
+  if (o.chunk > 0 && o.chunk < o.samples && (!o.out.empty() || !o.resume.empty())) {
+    throw UserError(std::string("--chunk runs the samples as separate simulations; --") +
+                    (o.out.empty() ? "resume" : "out") + " needs them in one");
   }
   if (o.every < 0 || (o.every > 0 && o.out.empty())) {
     throw UserError(o.out.empty() ? "--every needs --out FILE.h5"
@@ -251,6 +269,9 @@ Command addRunCommand(CLI::App& app) {
                   "Continue the run an --out file ended with (same program, network, samples)");
   run->add_option("--space", o->space,
                   "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
+  run->add_option("--chunk", o->chunk,
+                  "Run the samples as separate simulations of this many (the same bits)");
+  addBitsOptions(*run, o->bits);
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
             o->radiusGiven = run->count("--radius") > 0;

@@ -37,7 +37,7 @@ int main(int argc, char* argv[]) {
       ->check(CLI::NonNegativeNumber);
 
   const std::vector<Command> commands{addInfoCommand(app), addRunCommand(app), addGradCommand(app),
-                                      addInspectCommand(app)};
+                                      addInspectCommand(app), addReproCommand(app)};
   // Set after the subcommands exist, which keep refusing extras: what none of them takes
   // comes back here, to be named in one line below.
   app.allow_extras();

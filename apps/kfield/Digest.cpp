@@ -1,0 +1,119 @@
+#include "Digest.hpp"
+
+#include "Command.hpp"
+
+#include <kfield/impl/Bits.hpp>
+#include <kfield/learn/Identity.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace kfield::cli {
+namespace {
+
+constexpr const char* kMagic = "kfield-bits-v1";
+
+std::vector<unsigned char> bytesOf(const std::vector<std::uint64_t>& words) {
+  std::vector<unsigned char> bytes;
+  bytes.reserve(words.size() * 8);
+  for (std::uint64_t w : words) {
+    for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<unsigned char>(w >> (8 * b)));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+ResultBits ResultBits::ofField(const HostPlane& field) {
+  ResultBits r;
+  r.rows = static_cast<std::int64_t>(field.extent(0));
+  r.columns = static_cast<std::int64_t>(field.extent(1));
+  r.rowName = "device";
+  r.columnName = "sample";
+  r.words.reserve(field.extent(0) * field.extent(1));
+  for (std::size_t d = 0; d < field.extent(0); ++d) {
+    for (std::size_t s = 0; s < field.extent(1); ++s) r.words.push_back(impl::bitsOf(field(d, s)));
+  }
+  return r;
+}
+
+std::string ResultBits::digest() const { return describe(sha256(bytesOf(words))); }
+
+void ResultBits::save(const std::string& path) const {
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    out << kMagic << "\nrows " << rows << " " << rowName << "\ncolumns " << columns << " "
+        << columnName << "\n\n";
+    const std::vector<unsigned char> bytes = bytesOf(words);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out.flush()) throw UserError("cannot write '" + partial + "'");
+  }
+  if (std::rename(partial.c_str(), path.c_str()) != 0) {
+    throw UserError("cannot rename '" + partial + "' to '" + path + "'");
+  }
+}
+
+ResultBits ResultBits::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError("cannot open '" + path + "'");
+  auto bad = [&](const std::string& why) { return UserError("'" + path + "': " + why); };
+  std::string magic, rowsWord, columnsWord, blank;
+  ResultBits r;
+  if (!std::getline(in, magic) || magic != kMagic) throw bad("not a kfield bits file");
+  std::string line;
+  std::getline(in, line);
+  std::istringstream rowsLine(line);
+  std::getline(in, line);
+  std::istringstream columnsLine(line);
+  if (!(rowsLine >> rowsWord >> r.rows >> r.rowName) || rowsWord != "rows" ||
+      !(columnsLine >> columnsWord >> r.columns >> r.columnName) || columnsWord != "columns" ||
+      !std::getline(in, blank) || !blank.empty() || r.rows < 0 || r.columns < 0) {
+    throw bad("its header is not 'rows R NAME', 'columns C NAME' and a blank line");
+  }
+  const std::streampos start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::uint64_t have = static_cast<std::uint64_t>(in.tellg() - start);
+  const std::uint64_t cells = static_cast<std::uint64_t>(r.rows) * static_cast<std::uint64_t>(r.columns);
+  if (r.columns != 0 && cells / static_cast<std::uint64_t>(r.columns) != static_cast<std::uint64_t>(r.rows)) {
+    throw bad("its shape overflows");
+  }
+  if (have != cells * 8) {
+    throw bad(std::to_string(r.rows) + " x " + std::to_string(r.columns) + " words need " +
+              std::to_string(cells * 8) + " bytes, the file has " + std::to_string(have));
+  }
+  in.seekg(start);
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(have));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(have));
+  r.words.assign(static_cast<std::size_t>(cells), 0);
+  for (std::size_t i = 0; i < r.words.size(); ++i) {
+    for (int b = 0; b < 8; ++b) r.words[i] |= std::uint64_t(bytes[i * 8 + std::size_t(b)]) << (8 * b);
+  }
+  return r;
+}
+
+void addBitsOptions(CLI::App& command, BitsOutput& bits) {
+  command.add_option("--bits", bits.path,
+                     "Save the result's bits to this file (what kfield repro compares)");
+  command.add_option("--flip-bit", bits.flip)->group("");  // tests of kfield repro only
+}
+
+void reportBits(ResultBits bits, const std::string& what, const BitsOutput& output) {
+  if (!output.flip.empty()) {
+    std::int64_t row = -1, column = -1;
+    char colon = 0, extra = 0;
+    std::istringstream in(output.flip);
+    if (!(in >> row >> colon >> column) || colon != ':' || in >> extra || row < 0 ||
+        row >= bits.rows || column < 0 || column >= bits.columns) {
+      throw UserError("--flip-bit '" + output.flip + "' is not ROW:COLUMN of a " +
+                      std::to_string(bits.rows) + " x " + std::to_string(bits.columns) + " result");
+    }
+    bits.words[static_cast<std::size_t>(row * bits.columns + column)] ^= 1u;
+  }
+  std::cout << what << " sha256: " << bits.digest() << "\n";
+  if (!output.path.empty()) bits.save(output.path);
+}
+
+}  // namespace kfield::cli
