@@ -6,8 +6,9 @@
 # 1. builds kfield with Kokkos' nvcc_wrapper, KFIELD_REQUIRE_CUDA=ON and warnings as errors;
 # 2. runs ctest (kfield_test_Cuda among the rest);
 # 3. runs the main job (the hop gradient on a 1000 x 1000 grid until stable), every library
-#    program, and the gradient of both learnable ones, on Cuda and on every host space the
-#    build has, and compares the digests of their bits;
+#    program, and the gradient of both learnable ones under kfield repro: on Cuda and on every
+#    host space the build has, at 1 and 2 OpenMP threads and in sample chunks, comparing the
+#    bits of their results;
 # 4. runs the headline benchmarks on Cuda: the canonical sum of 10^9 doubles against a read of
 #    the same bytes, hop-gradient rounds on 10^7 devices (B = 1 and 64) against the hand loop,
 #    a learner step and update, and the reverse.
@@ -16,7 +17,7 @@
 # a host space to compare with (docs/building.md, CUDA). Dependencies the machine lacks
 # (GoogleTest, Google Benchmark, CLI11, nlohmann-json, hwloc) are found through
 # CMAKE_PREFIX_PATH. Everything it writes goes to KFIELD_GPU_CHECK_OUT (default
-# BUILD_DIR/gpu-check): the logs, digests.txt, bench-*.json and summary.txt. It exits 0 only when
+# BUILD_DIR/gpu-check): the logs, repro-*.txt and .json, bench-*.json and summary.txt. It exits 0 only when
 # every step passed; the benchmarks' figures are reported, not judged.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -66,45 +67,33 @@ if ! ctest --test-dir "$build" --output-on-failure -j "$jobs" --timeout 900 >"$o
 fi
 grep -E "tests passed" "$out/ctest.log" | tee -a "$summary"
 
-# The same bits on every space: one digest per (job, space).
+# The same bits on every space: kfield repro runs each job on Cuda, Serial and OpenMP (1 and
+# 2 threads) and sample chunkings, and compares the bits.
 kfield=$build/apps/kfield
-spaces=(cuda)
-for s in serial openmp; do
-  if "$kfield" run hop-gradient --network grid:2x2 --rounds 1 --space "$s" >/dev/null 2>&1; then
-    spaces+=("$s")
+repro() {  # repro NAME JOB...
+  local name=$1
+  shift
+  if "$kfield" repro --max-threads 2 --json "$out/repro-$name.json" -- "$@" \
+       >"$out/repro-$name.txt" 2>&1; then
+    say "$name: $(tail -1 "$out/repro-$name.txt")"
+  else
+    tail -3 "$out/repro-$name.txt"
+    fail "$name: the bits differ or a run failed (repro-$name.txt)"
   fi
-done
-if [ ${#spaces[@]} -lt 2 ]; then
-  fail "this Kokkos has no host space (Serial or OpenMP) to compare Cuda's bits with"
-fi
-digests=$out/digests.txt
-: >"$digests"
-compare() {  # compare NAME LINE-PREFIX ARGS...
-  local name=$1 prefix=$2 first="" space digest
-  shift 2
-  for space in "${spaces[@]}"; do
-    digest=$("$kfield" "$@" --space "$space" 2>>"$out/jobs.log" | sed -n "s/^$prefix sha256: //p")
-    echo "$name $space ${digest:-none}" >>"$digests"
-    if [ -z "$digest" ]; then
-      fail "$name on $space printed no digest (jobs.log)"
-    elif [ -z "$first" ]; then
-      first=$digest
-    elif [ "$digest" != "$first" ]; then
-      fail "$name: $space's bits differ from ${spaces[0]}'s"
-    fi
-  done
 }
-say "bits on ${spaces[*]}"
-compare main-job field run hop-gradient
+if ! "$kfield" info | grep -q "backends.*Cuda.*"; then fail "kfield info lists no Cuda backend"; fi
+say "bits: kfield repro on every space"
+repro main-job run hop-gradient
 for p in hop-gradient distance-gradient broadcast collect-sum election channel gossip-max \
          consensus scaled-distance learned-consensus; do
-  compare "$p/grid" field run "$p" --network grid:300x200 --samples 8 --rounds 150
-  compare "$p/rgg" field run "$p" --network rgg:50000:1.6:3 --samples 3 --rounds 120
+  repro "$p" run "$p" --network grid:300x200 --samples 2 --rounds 150
+done
+for p in hop-gradient distance-gradient collect-sum; do
+  repro "$p-rgg" run "$p" --network rgg:50000:1.6:3 --samples 2 --rounds 120
 done
 for p in scaled-distance learned-consensus; do
-  compare "grad/$p" gradient grad "$p" --network grid:100x100 --rounds 300 --samples 4
+  repro "grad-$p" grad "$p" --network grid:100x100 --rounds 300 --samples 4
 done
-say "$(wc -l <"$digests") digests in digests.txt"
 
 say "benchmarks on Cuda"
 bench() {  # bench NAME SUITE FILTER
