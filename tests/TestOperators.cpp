@@ -1,5 +1,6 @@
 // Operators on fields and neighbor fields compute, device by device, what the same C++ does
 // on the host, to the bit.
+#include "ErrorOf.hpp"
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Operators.hpp>
@@ -7,10 +8,13 @@
 #include <kfield/sim/Simulation.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kfield::test {
@@ -113,6 +117,109 @@ TYPED_TEST(Operators, LocalOperatorsMatchTheHost) {
       ASSERT_EQ(bitsOf(value), bitsOf(expected)) << c.name << ", device " << d << ", sample " << s;
     });
   }
+}
+
+// Integer operators against a reference written from their definition in 128-bit integers:
+// every pair of a set of operands with both signs, zero, the ends of the exact range and
+// shift counts inside and outside [0, 63]; NaN wherever the definition says so.
+double integerReference(const std::string& op, std::int64_t a, std::int64_t b) {
+  using Wide = __int128;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Wide limit = Wide(1) << 53;
+  auto fit = [&](Wide r) { return r >= -limit && r <= limit ? double(std::int64_t(r)) : nan; };
+  if (op == "/") return b == 0 ? nan : fit(Wide(a) / b);
+  if (op == "%") return b == 0 ? nan : fit(Wide(a) % b);
+  if (op == "&") return fit(Wide(a & b));
+  if (op == "|") return fit(Wide(a | b));
+  if (op == "^") return fit(Wide(a ^ b));
+  if (b < 0 || b > 63) return nan;
+  const Wide scale = Wide(1) << b;
+  if (op == "<<") return fit(Wide(a) * scale);
+  // >>: the floor of a / 2^b
+  return fit(a >= 0 ? Wide(a) / scale : -((-Wide(a) + scale - 1) / scale));
+}
+
+// What does not compile: a field of int with a floating-point constant, and neighbor fields
+// of int divided (their entries would divide as reals).
+template <class A, class B, class = void>
+struct Divides : std::false_type {};
+template <class A, class B>
+struct Divides<A, B, std::void_t<decltype(std::declval<A>() / std::declval<B>())>> : std::true_type {};
+static_assert(Divides<Field<int>, int>::value && Divides<int, Field<int>>::value);
+static_assert(!Divides<Field<int>, double>::value && !Divides<double, Field<int>>::value);
+static_assert(Divides<Field<double>, double>::value && Divides<NbrField<double>, double>::value);
+static_assert(!Divides<NbrField<int>, NbrField<int>>::value);
+
+TYPED_TEST(Operators, IntegerOperatorsAreExactOrNaN) {
+  const std::int64_t e53 = std::int64_t(1) << 53;
+  const std::vector<std::int64_t> values{0, 1, -1, 2, 3, -3, 7, -8, 12345, -12345, 52, 53, 63,
+                                         64, std::int64_t(1) << 40, -(std::int64_t(1) << 52),
+                                         e53 - 1, e53, -e53};
+  const std::int64_t n = static_cast<std::int64_t>(values.size());
+  const Network net = Network::grid(n, 1);
+  using Op = std::function<Field<int>(const Field<int>&, const Field<int>&)>;
+  const std::vector<std::pair<std::string, Op>> ops{
+      {"/", [](auto x, auto y) { return x / y; }},   {"%", [](auto x, auto y) { return x % y; }},
+      {"&", [](auto x, auto y) { return x & y; }},   {"|", [](auto x, auto y) { return x | y; }},
+      {"^", [](auto x, auto y) { return x ^ y; }},   {"<<", [](auto x, auto y) { return x << y; }},
+      {">>", [](auto x, auto y) { return x >> y; }}};
+  for (const auto& [name, f] : ops) {
+    const auto program = trace([&](Program& p) {
+      return toDouble(f(p.sense<int>("x"), p.sense<int>("y")));
+    });
+    BasicSimulation<TypeParam> sim(program, net, n);
+    for (std::int64_t d = 0; d < n; ++d) {
+      for (std::int64_t s = 0; s < n; ++s) {
+        sim.sensor("x").set(d, s, double(values[d]));
+        sim.sensor("y").set(d, s, double(values[s]));
+      }
+    }
+    sim.run(1);
+    const auto out = sim.output();
+    for (std::int64_t d = 0; d < n; ++d) {
+      for (std::int64_t s = 0; s < n; ++s) {
+        const double expected = integerReference(name, values[d], values[s]), got = out(d, s);
+        if (std::isnan(expected)) {
+          ASSERT_TRUE(std::isnan(got)) << values[d] << " " << name << " " << values[s] << " = " << got;
+        } else {
+          ASSERT_EQ(bitsOf(got), bitsOf(expected)) << values[d] << " " << name << " " << values[s];
+        }
+      }
+    }
+  }
+  // ~x, constants on either side, and a NaN carried on: (x / 0) & 1.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::pair<std::function<Field<int>(const Field<int>&)>,
+                              std::function<double(std::int64_t)>>>
+      unary{{[](auto x) { return ~x; },
+             [&](std::int64_t a) { return std::abs(-a - 1) <= e53 ? double(-a - 1) : nan; }},
+            {[](auto x) { return 17 % (x + 20) - (x / 4) * 3; },
+             [&](std::int64_t a) {
+               if (a + 20 > e53) return nan;  // x + 20 leaves the exact range
+               const std::int64_t r = 17 % (a + 20) - (a / 4) * 3;
+               return std::abs(r) <= e53 ? double(r) : nan;
+             }},
+            {[](auto x) { return (x / 0) & 1; }, [&](std::int64_t) { return nan; }}};
+  for (std::size_t c = 0; c < unary.size(); ++c) {
+    const auto program = trace([&](Program& p) { return toDouble(unary[c].first(p.sense<int>("x"))); });
+    BasicSimulation<TypeParam> sim(program, net, 1);
+    for (std::int64_t d = 0; d < n; ++d) sim.sensor("x").set(d, double(values[d]));
+    sim.run(1);
+    const auto out = sim.output();
+    for (std::int64_t d = 0; d < n; ++d) {
+      const double expected = unary[c].second(values[d]);
+      if (std::isnan(expected)) {
+        ASSERT_TRUE(std::isnan(out(d, 0))) << "case " << c << ", x = " << values[d];
+      } else {
+        ASSERT_EQ(bitsOf(out(d, 0)), bitsOf(expected)) << "case " << c << ", x = " << values[d];
+      }
+    }
+  }
+  // An int sensor holds integers: anything else is refused by name.
+  const auto program = trace([](Program& p) { return toDouble(p.sense<int>("x") % 3); });
+  BasicSimulation<TypeParam> sim(program, net, 1);
+  EXPECT_EQ(errorOf([&] { sim.sensor("x").set(4, 2.5); }),
+            "kfield::Simulation: sensor 'x' is an integer (exact in [-2^53, 2^53]), got 2.5 at device 4");
 }
 
 // kfield's own exp, log, tanh, sigmoid and pow (impl/PortableMath.hpp: one code for the host

@@ -119,7 +119,7 @@ Operand Program::emit(OpCode code, const char* kind, Operand a, Operand b, Opera
   graph::Node node{kind, "", {}, {}, false};
   const bool unary = code == OpCode::Neg || code == OpCode::Not || code == OpCode::Abs ||
                      code == OpCode::Sqrt || code == OpCode::Exp || code == OpCode::Log ||
-                     code == OpCode::Tanh || code == OpCode::Sigmoid;
+                     code == OpCode::Tanh || code == OpCode::Sigmoid || code == OpCode::BitNot;
   const int arity = code == OpCode::Mux ? 3 : code == OpCode::Uid ? 0 : unary ? 1 : 2;
   const Operand* operands[] = {&a, &b, &c};
   for (int k = 0; k < arity; ++k) node.reads.push_back(keyOf(*operands[k]));

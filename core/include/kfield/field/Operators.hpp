@@ -37,6 +37,39 @@ KFIELD_IMPL_FIELD_BINARY(==, bool, Equal, "equal")
 KFIELD_IMPL_FIELD_BINARY(!=, bool, NotEqual, "not_equal")
 #undef KFIELD_IMPL_FIELD_BINARY
 
+// Integer operators on fields of int (impl/IntegerMath.hpp): / truncates toward zero and %
+// takes the dividend's sign, as in C++; &, |, ^, ~ on two's complement; << and >> (arithmetic)
+// by 0 to 63. Exact in [-2^53, 2^53]; a result outside it, a division by zero or a shift
+// count outside [0, 63] gives NaN.
+#define KFIELD_IMPL_INT_BINARY(op, code, kind)                                                 \
+  inline Field<int> operator op(const Field<int>& a, const Field<int>& b) {                    \
+    return impl::Tracer::apply<int>(impl::OpCode::code, kind, a, b);                           \
+  }                                                                                            \
+  template <class S, class = std::enable_if_t<std::is_integral<S>::value>>                     \
+  Field<int> operator op(const Field<int>& a, S b) {                                           \
+    return a op impl::Tracer::constant(a, double(b));                                          \
+  }                                                                                            \
+  template <class S, class = std::enable_if_t<std::is_integral<S>::value>>                     \
+  Field<int> operator op(S a, const Field<int>& b) {                                           \
+    return impl::Tracer::constant(b, double(a)) op b;                                          \
+  }                                                                                            \
+  /* a field of int and a floating-point constant: say which with toDouble or an int */        \
+  template <class S, std::enable_if_t<std::is_floating_point<S>::value, int> = 0>              \
+  Field<int> operator op(const Field<int>& a, S b) = delete;                                   \
+  template <class S, std::enable_if_t<std::is_floating_point<S>::value, int> = 0>              \
+  Field<int> operator op(S a, const Field<int>& b) = delete;
+KFIELD_IMPL_INT_BINARY(/, IntDiv, "int_div")
+KFIELD_IMPL_INT_BINARY(%, IntMod, "int_mod")
+KFIELD_IMPL_INT_BINARY(&, BitAnd, "bit_and")
+KFIELD_IMPL_INT_BINARY(|, BitOr, "bit_or")
+KFIELD_IMPL_INT_BINARY(^, BitXor, "bit_xor")
+KFIELD_IMPL_INT_BINARY(<<, ShiftLeft, "shift_left")
+KFIELD_IMPL_INT_BINARY(>>, ShiftRight, "shift_right")
+#undef KFIELD_IMPL_INT_BINARY
+inline Field<int> operator~(const Field<int>& a) {
+  return impl::Tracer::apply(impl::OpCode::BitNot, "bit_not", a);
+}
+
 inline Field<bool> operator&&(const Field<bool>& a, const Field<bool>& b) {
   return impl::Tracer::apply<bool>(impl::OpCode::And, "and", a, b);
 }
@@ -113,6 +146,9 @@ KFIELD_IMPL_NBR_BINARY(-, Sub)
 KFIELD_IMPL_NBR_BINARY(*, Mul)
 KFIELD_IMPL_NBR_BINARY(/, Div)
 #undef KFIELD_IMPL_NBR_BINARY
+// Entries of int would divide as reals: fold first, or divide toDouble'd fields.
+NbrField<int> operator/(const NbrField<int>& a, const NbrField<int>& b) = delete;
+NbrField<int> operator/(const NbrField<int>& a, const Field<int>& b) = delete;
 
 template <class T>
 NbrField<bool> operator==(const NbrField<T>& a, const Field<T>& b) {

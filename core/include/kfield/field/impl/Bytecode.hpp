@@ -41,7 +41,16 @@ enum class OpCode : std::int32_t {
   ShareRead,      // out = the value this device shared last round, or a (initial) if none
   Export,         // export plane = a, for neighbors to read next round
   Fold,           // out = fold over the neighborhood of the entry program
-  Output          // output plane = a
+  Output,         // output plane = a
+  // Integer operators (fields of int; impl/IntegerMath.hpp): out = f(a, b), or f(a) for BitNot.
+  IntDiv,
+  IntMod,
+  BitAnd,
+  BitOr,
+  BitXor,
+  ShiftLeft,
+  ShiftRight,
+  BitNot
 };
 
 // Self: own entry only. Any, All: of boolean entries (exact 1 is true); empty: 0 and 1.

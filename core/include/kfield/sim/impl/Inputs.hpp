@@ -5,6 +5,7 @@
 
 #include "kfield/field/TracedProgram.hpp"
 #include "kfield/impl/Errors.hpp"
+#include "kfield/impl/IntegerMath.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +28,10 @@ inline double sensorValue(const char* who, const SensorInfo& sensor, std::int64_
   if (sensor.type == SensorType::Bool && v != 0.0 && v != 1.0) {
     invalidArgument(who, "sensor '" + sensor.name + "' is boolean (0 or 1), got " + numberText(v) +
                              " at device " + std::to_string(device));
+  }
+  if (sensor.type == SensorType::Int && !integer::isExact(v)) {
+    invalidArgument(who, "sensor '" + sensor.name + "' is an integer (exact in [-2^53, 2^53]), got " +
+                             numberText(v) + " at device " + std::to_string(device));
   }
   return v;
 }

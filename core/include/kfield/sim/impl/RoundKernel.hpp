@@ -8,6 +8,7 @@
 #include "kfield/backends/Tuning.hpp"
 #include "kfield/field/impl/Bytecode.hpp"
 #include "kfield/impl/Bits.hpp"
+#include "kfield/impl/IntegerMath.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
 #include "kfield/impl/PortableMath.hpp"
 #include "kfield/net/NetworkView.hpp"
@@ -197,6 +198,21 @@ struct RoundKernel {
       case OpCode::Or:
         return apply([](double x, double y) { return (x == 1.0 || y == 1.0) ? 1.0 : 0.0; });
       case OpCode::ContextMix: return apply([](double x, double y) { return contextMix(x, y); });
+      case OpCode::IntDiv:
+        return apply([](double x, double y) { return integer::apply(integer::Op::Div, x, y); });
+      case OpCode::IntMod:
+        return apply([](double x, double y) { return integer::apply(integer::Op::Mod, x, y); });
+      case OpCode::BitAnd:
+        return apply([](double x, double y) { return integer::apply(integer::Op::And, x, y); });
+      case OpCode::BitOr:
+        return apply([](double x, double y) { return integer::apply(integer::Op::Or, x, y); });
+      case OpCode::BitXor:
+        return apply([](double x, double y) { return integer::apply(integer::Op::Xor, x, y); });
+      case OpCode::ShiftLeft:
+        return apply([](double x, double y) { return integer::apply(integer::Op::ShiftLeft, x, y); });
+      case OpCode::ShiftRight:
+        return apply([](double x, double y) { return integer::apply(integer::Op::ShiftRight, x, y); });
+      case OpCode::BitNot: return apply([](double x, double) { return integer::bitNot(x); });
       case OpCode::Mux: {
         // Each operand's kind (slot or constant) decided once: every loop is a plain select.
         double* out = scratch + op.out * stride;
