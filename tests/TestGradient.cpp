@@ -434,6 +434,26 @@ TYPED_TEST(Gradient, EveryOperationsVjpPassesTheDotProductTest) {
        [](Program& p, const F& x, const F& y) {
          return p.mux(p.neighbors(x) < y, p.neighbors(x) * y, 0.5).sum();
        }},
+      {"neighbors.exp.sqrt.log",
+       [](Program& p, const F& x, const F& y) {
+         const auto n = p.neighbors(x * y);
+         return (exp(n * 0.5) + sqrt(n * n + 1.0) + log(n * n + 0.5)).sum();
+       }},
+      {"neighbors.tanh.sigmoid.neg.abs",
+       [](Program& p, const F& x, const F& y) {
+         const auto n = p.neighbors(x);
+         return (tanh(n * y) - sigmoid(-n) * abs(n - 0.1)).sum();
+       }},
+      {"neighbors.pow",
+       [](Program& p, const F& x, const F& y) {
+         const auto n = p.neighbors(x);
+         return (pow(n * n + 0.5, y) + pow(n, 3.0) + pow(n * n + 1.0, p.neighbors(y))).sum();
+       }},
+      {"neighbors.floor.compare",
+       [](Program& p, const F& x, const F& y) {
+         const auto n = p.neighbors(x);
+         return p.mux(n >= y && !(n > x * 2.0), n * floor(y * 3.0), n * y).sum();
+       }},
       {"count", [](Program& p, const F& x, const F&) { return toDouble(p.neighbors(x).count()) * x; }},
       {"branch",
        [](Program& p, const F& x, const F& y) {

@@ -270,6 +270,49 @@ TYPED_TEST(Operators, SmoothFunctionsAreWithinUnitsInTheLastPlace) {
   EXPECT_NEAR(pm::pow(-1.0001, 2001.0), std::pow(-1.0001, 2001.0), 1e-12);
 }
 
+// The pointwise functions, comparisons and logic entry by entry, folded in CSR order: the
+// bits of the same functions on the host (kfield's own exp, log, tanh, sigmoid, pow).
+TYPED_TEST(Operators, NeighborFieldFunctionsMatchTheHost) {
+  namespace pm = impl::portable;
+  const auto program = trace([](Program& p) {
+    const auto x = p.sense<double>("x");
+    const auto y = p.sense<double>("y");
+    const auto n = p.neighbors(x);
+    // Three folds: an entry program holds at most 16 parts.
+    const auto smooth = (exp(n * 0.5) + sqrt(abs(n)) + log(abs(n) + 1.0)).sum() +
+                        (tanh(-n) + sigmoid(n * 2.0)).sum() +
+                        (pow(abs(n) + 0.5, y) + pow(abs(n), 2.0)).sum();
+    const auto rounded = (floor(n * 3.0) - ceil(n)).sum();
+    const auto chosen = p.mux(((n <= y) && !(n > x)) || (n != 0.0 && n >= 1.0), n, 2.0).min();
+    const auto flags = (n == y || n < p.neighbors(y)).any();
+    return smooth + rounded * 10.0 + chosen * 100.0 + toDouble(flags) * 1000.0;
+  });
+  const auto got = run<TypeParam>(program, 2);
+  for (std::int64_t d = 0; d < kDevices; ++d) {
+    for (std::int64_t s = 0; s < kSamples; ++s) {
+      const double x = sensorValue(0, d, s), y = sensorValue(1, d, s);
+      double smooth1 = 0.0, smooth2 = 0.0, smooth3 = 0.0, rounded = 0.0;
+      double chosen = std::numeric_limits<double>::infinity();
+      bool flags = false;
+      for (std::int64_t j = d - 1; j <= d + 1; ++j) {
+        if (j < 0 || j >= kDevices) continue;
+        const double v = sensorValue(0, j, s), w = sensorValue(1, j, s);
+        smooth1 = smooth1 + (pm::exp(v * 0.5) + std::sqrt(std::fabs(v)) + pm::log(std::fabs(v) + 1.0));
+        smooth2 = smooth2 + (pm::tanh(-v) + pm::sigmoid(v * 2.0));
+        smooth3 = smooth3 + (pm::pow(std::fabs(v) + 0.5, y) + pm::pow(std::fabs(v), 2.0));
+        rounded = rounded + (std::floor(v * 3.0) - std::ceil(v));
+        const double entry = ((v <= y && !(v > x)) || (v != 0.0 && v >= 1.0)) ? v : 2.0;
+        chosen = entry < chosen ? entry : chosen;
+        flags = flags || v == y || v < w;
+      }
+      const double smooth = smooth1 + smooth2 + smooth3;
+      const double expected = smooth + rounded * 10.0 + chosen * 100.0 + (flags ? 1.0 : 0.0) * 1000.0;
+      ASSERT_EQ(bitsOf(got[static_cast<std::size_t>(d * kSamples + s)]), bitsOf(expected))
+          << "device " << d << ", sample " << s;
+    }
+  }
+}
+
 // Entry by entry across the neighborhood, folded in CSR order (a line: left, self, right).
 TYPED_TEST(Operators, NeighborFieldOperatorsMatchTheHost) {
   const auto program = trace([](Program& p) {

@@ -119,7 +119,8 @@ Operand Program::emit(OpCode code, const char* kind, Operand a, Operand b, Opera
   graph::Node node{kind, "", {}, {}, false};
   const bool unary = code == OpCode::Neg || code == OpCode::Not || code == OpCode::Abs ||
                      code == OpCode::Sqrt || code == OpCode::Exp || code == OpCode::Log ||
-                     code == OpCode::Tanh || code == OpCode::Sigmoid || code == OpCode::BitNot;
+                     code == OpCode::Tanh || code == OpCode::Sigmoid || code == OpCode::BitNot ||
+                     code == OpCode::Floor || code == OpCode::Ceil;
   const int arity = code == OpCode::Mux ? 3 : code == OpCode::Uid ? 0 : unary ? 1 : 2;
   const Operand* operands[] = {&a, &b, &c};
   for (int k = 0; k < arity; ++k) node.reads.push_back(keyOf(*operands[k]));
@@ -259,7 +260,7 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
       case EntryCode::Constant: op.constant = x.local.constant; break;
       default:
         op.a = self(self, x.a);
-        op.b = self(self, x.b);
+        if (x.b >= 0) op.b = self(self, x.b);
         if (x.c >= 0) op.c = self(self, x.c);
     }
     if (program.size() >= std::size_t(impl::kMaxEntryOps)) {

@@ -112,6 +112,13 @@ inline Field<double> tanh(const Field<double>& a) {
 inline Field<double> sigmoid(const Field<double>& a) {
   return impl::Tracer::apply(impl::OpCode::Sigmoid, "sigmoid", a);
 }
+// Rounded to an integer value, toward -inf and +inf (no gradient).
+inline Field<double> floor(const Field<double>& a) {
+  return impl::Tracer::apply(impl::OpCode::Floor, "floor", a);
+}
+inline Field<double> ceil(const Field<double>& a) {
+  return impl::Tracer::apply(impl::OpCode::Ceil, "ceil", a);
+}
 inline Field<double> pow(const Field<double>& a, const Field<double>& b) {
   return impl::Tracer::apply<double>(impl::OpCode::Pow, "pow", a, b);
 }
@@ -150,13 +157,74 @@ KFIELD_IMPL_NBR_BINARY(/, Div)
 NbrField<int> operator/(const NbrField<int>& a, const NbrField<int>& b) = delete;
 NbrField<int> operator/(const NbrField<int>& a, const Field<int>& b) = delete;
 
+// Comparisons entry by entry: with another neighbor field, a field or a constant.
+#define KFIELD_IMPL_NBR_COMPARE(op, code)                                                        \
+  template <class T>                                                                             \
+  NbrField<bool> operator op(const NbrField<T>& a, const NbrField<T>& b) {                       \
+    return impl::Tracer::combine<bool>(impl::EntryCode::code, a, b);                             \
+  }                                                                                              \
+  template <class T>                                                                             \
+  NbrField<bool> operator op(const NbrField<T>& a, const Field<T>& b) {                          \
+    return impl::Tracer::combine<bool>(impl::EntryCode::code, a, impl::Tracer::operand(b));      \
+  }                                                                                              \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>            \
+  NbrField<bool> operator op(const NbrField<T>& a, S b) {                                        \
+    return impl::Tracer::combine<bool>(impl::EntryCode::code, a, impl::Operand{-1, double(T(b))}); \
+  }
+KFIELD_IMPL_NBR_COMPARE(<, Less)
+KFIELD_IMPL_NBR_COMPARE(<=, LessEqual)
+KFIELD_IMPL_NBR_COMPARE(>, Greater)
+KFIELD_IMPL_NBR_COMPARE(>=, GreaterEqual)
+KFIELD_IMPL_NBR_COMPARE(==, Equal)
+KFIELD_IMPL_NBR_COMPARE(!=, NotEqual)
+#undef KFIELD_IMPL_NBR_COMPARE
+
+// Logic entry by entry (only an exact 1 is true).
+inline NbrField<bool> operator&&(const NbrField<bool>& a, const NbrField<bool>& b) {
+  return impl::Tracer::combine<bool>(impl::EntryCode::And, a, b);
+}
+inline NbrField<bool> operator&&(const NbrField<bool>& a, const Field<bool>& b) {
+  return impl::Tracer::combine<bool>(impl::EntryCode::And, a, impl::Tracer::operand(b));
+}
+inline NbrField<bool> operator||(const NbrField<bool>& a, const NbrField<bool>& b) {
+  return impl::Tracer::combine<bool>(impl::EntryCode::Or, a, b);
+}
+inline NbrField<bool> operator||(const NbrField<bool>& a, const Field<bool>& b) {
+  return impl::Tracer::combine<bool>(impl::EntryCode::Or, a, impl::Tracer::operand(b));
+}
+inline NbrField<bool> operator!(const NbrField<bool>& a) {
+  return impl::Tracer::combine<bool>(impl::EntryCode::Not, a);
+}
+
+// The pointwise functions entry by entry, with the same bits as on fields.
 template <class T>
-NbrField<bool> operator==(const NbrField<T>& a, const Field<T>& b) {
-  return impl::Tracer::combine<bool>(impl::EntryCode::Equal, a, impl::Tracer::operand(b));
+NbrField<T> operator-(const NbrField<T>& a) {
+  return impl::Tracer::combine<T>(impl::EntryCode::Neg, a);
 }
 template <class T>
-NbrField<bool> operator<(const NbrField<T>& a, const Field<T>& b) {
-  return impl::Tracer::combine<bool>(impl::EntryCode::Less, a, impl::Tracer::operand(b));
+NbrField<T> abs(const NbrField<T>& a) {
+  return impl::Tracer::combine<T>(impl::EntryCode::Abs, a);
+}
+#define KFIELD_IMPL_NBR_FUNCTION(name, code)                         \
+  inline NbrField<double> name(const NbrField<double>& a) {          \
+    return impl::Tracer::combine<double>(impl::EntryCode::code, a);  \
+  }
+KFIELD_IMPL_NBR_FUNCTION(sqrt, Sqrt)
+KFIELD_IMPL_NBR_FUNCTION(exp, Exp)
+KFIELD_IMPL_NBR_FUNCTION(log, Log)
+KFIELD_IMPL_NBR_FUNCTION(tanh, Tanh)
+KFIELD_IMPL_NBR_FUNCTION(sigmoid, Sigmoid)
+KFIELD_IMPL_NBR_FUNCTION(floor, Floor)
+KFIELD_IMPL_NBR_FUNCTION(ceil, Ceil)
+#undef KFIELD_IMPL_NBR_FUNCTION
+inline NbrField<double> pow(const NbrField<double>& a, const NbrField<double>& b) {
+  return impl::Tracer::combine<double>(impl::EntryCode::Pow, a, b);
+}
+inline NbrField<double> pow(const NbrField<double>& a, const Field<double>& b) {
+  return impl::Tracer::combine<double>(impl::EntryCode::Pow, a, impl::Tracer::operand(b));
+}
+inline NbrField<double> pow(const NbrField<double>& a, double b) {
+  return impl::Tracer::combine<double>(impl::EntryCode::Pow, a, impl::Operand{-1, b});
 }
 
 // min, max and sum of booleans would leave {0, 1} (an empty max is -inf): any() and all().

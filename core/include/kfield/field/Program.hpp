@@ -119,6 +119,18 @@ class Program {
                        nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, otherwise),
                        cond.excludesSelf() || a.excludesSelf());
   }
+  template <class T>
+  NbrField<T> mux(const NbrField<bool>& cond, const NbrField<T>& a, const NbrField<T>& b) {
+    return NbrField<T>(this,
+                       nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, b.expression_),
+                       cond.excludesSelf() || a.excludesSelf() || b.excludesSelf());
+  }
+  template <class T>
+  NbrField<T> mux(const NbrField<bool>& cond, const NbrField<T>& a, const Field<T>& b) {
+    return NbrField<T>(this,
+                       nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, nbrLocal(b.operand_)),
+                       cond.excludesSelf() || a.excludesSelf());
+  }
 
   // An aligned block whose key may differ per device: inside it a device hears only the
   // neighbors that entered with the same key, and its state restarts when its key changes.

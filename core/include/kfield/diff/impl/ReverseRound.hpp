@@ -69,7 +69,7 @@ struct ReverseRoundBase {
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + s]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;
         case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;
-        default: reg[r] = Forward::entryBinary(x.code, reg[x.a], reg[x.b]);
+        default: reg[r] = Forward::entryOperation(x.code, reg[x.a], Forward::secondRegister(x, reg));
       }
     }
     const double result = reg[op.entryCount - 1];
@@ -88,7 +88,20 @@ struct ReverseRoundBase {
         case EntryCode::Min: (reg[x.b] < reg[x.a] ? adj[x.b] : adj[x.a]) += g; break;
         case EntryCode::Max: (reg[x.a] < reg[x.b] ? adj[x.b] : adj[x.a]) += g; break;
         case EntryCode::Mux: (reg[x.a] == 1.0 ? adj[x.b] : adj[x.c]) += g; break;
-        default: break;  // leaves, comparisons
+        case EntryCode::Pow: {
+          const double a = reg[x.a], b = reg[x.b];
+          adj[x.a] += g * (b * kfield::impl::portable::pow(a, b - 1.0));
+          if (a > 0.0) adj[x.b] += g * (reg[r] * kfield::impl::portable::log(a));
+          break;
+        }
+        case EntryCode::Neg: adj[x.a] -= g; break;
+        case EntryCode::Abs: adj[x.a] += reg[x.a] > 0.0 ? g : reg[x.a] < 0.0 ? -g : 0.0; break;
+        case EntryCode::Sqrt: adj[x.a] += g * (0.5 / reg[r]); break;
+        case EntryCode::Exp: adj[x.a] += g * reg[r]; break;
+        case EntryCode::Log: adj[x.a] += g / reg[x.a]; break;
+        case EntryCode::Tanh: adj[x.a] += g * (1.0 - reg[r] * reg[r]); break;
+        case EntryCode::Sigmoid: adj[x.a] += g * (reg[r] * (1.0 - reg[r])); break;
+        default: break;  // leaves, comparisons, logic, floor, ceil
       }
     }
     return result;

@@ -50,7 +50,9 @@ enum class OpCode : std::int32_t {
   BitXor,
   ShiftLeft,
   ShiftRight,
-  BitNot
+  BitNot,
+  Floor,  // out = f(a), no gradient
+  Ceil
 };
 
 // Self: own entry only. Any, All: of boolean entries (exact 1 is true); empty: 0 and 1.
@@ -91,7 +93,26 @@ enum class EntryCode : std::int32_t {
   Max,
   Less,
   Equal,  // 1 or 0
-  Mux     // a == 1 ? b : c
+  Mux,    // a == 1 ? b : c
+  // f(a, b), as the field operators of the same names
+  LessEqual,
+  Greater,
+  GreaterEqual,
+  NotEqual,
+  And,
+  Or,
+  Pow,
+  // f(a): every code from Neg on takes one register
+  Neg,
+  Not,
+  Abs,
+  Sqrt,
+  Exp,
+  Log,
+  Tanh,
+  Sigmoid,
+  Floor,
+  Ceil
 };
 
 struct EntryOp {

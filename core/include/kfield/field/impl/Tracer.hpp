@@ -48,6 +48,11 @@ struct Tracer {
   }
 
   template <class R, class T>
+  static NbrField<R> combine(EntryCode code, const NbrField<T>& a) {  // f(entry)
+    return {a.program_, a.program_->nbrCombine(code, a.expression_, -1), a.excludeSelf_};
+  }
+
+  template <class R, class T>
   static Field<R> fold(FoldCode code, const NbrField<T>& f, bool excludeSelf) {
     return {f.program_, f.program_->fold(code, f.expression_, excludeSelf)};
   }

@@ -213,6 +213,8 @@ struct RoundKernel {
       case OpCode::ShiftRight:
         return apply([](double x, double y) { return integer::apply(integer::Op::ShiftRight, x, y); });
       case OpCode::BitNot: return apply([](double x, double) { return integer::bitNot(x); });
+      case OpCode::Floor: return apply([](double x, double) { return math::floor(x); });
+      case OpCode::Ceil: return apply([](double x, double) { return math::ceil(x); });
       case OpCode::Mux: {
         // Each operand's kind (slot or constant) decided once: every loop is a plain select.
         double* out = scratch + op.out * stride;
@@ -344,17 +346,40 @@ struct RoundKernel {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION static double entryBinary(EntryCode code, double a, double b) {
+  // An entry operation on registers a (and b): the field operator of the same name.
+  KOKKOS_INLINE_FUNCTION static double entryOperation(EntryCode code, double a, double b) {
     switch (code) {
       case EntryCode::Add: return a + b;
       case EntryCode::Sub: return a - b;
       case EntryCode::Mul: return a * b;
       case EntryCode::Div: return a / b;
       case EntryCode::Min: return b < a ? b : a;
+      case EntryCode::Max: return a < b ? b : a;
       case EntryCode::Less: return a < b ? 1.0 : 0.0;
       case EntryCode::Equal: return a == b ? 1.0 : 0.0;
-      default: return a < b ? b : a;  // Max
+      case EntryCode::LessEqual: return a <= b ? 1.0 : 0.0;
+      case EntryCode::Greater: return a > b ? 1.0 : 0.0;
+      case EntryCode::GreaterEqual: return a >= b ? 1.0 : 0.0;
+      case EntryCode::NotEqual: return a != b ? 1.0 : 0.0;
+      case EntryCode::And: return (a == 1.0 && b == 1.0) ? 1.0 : 0.0;
+      case EntryCode::Or: return (a == 1.0 || b == 1.0) ? 1.0 : 0.0;
+      case EntryCode::Pow: return portable::pow(a, b);
+      case EntryCode::Neg: return -a;
+      case EntryCode::Not: return a == 1.0 ? 0.0 : 1.0;
+      case EntryCode::Abs: return math::fabs(a);
+      case EntryCode::Sqrt: return math::sqrt(a);
+      case EntryCode::Exp: return portable::exp(a);
+      case EntryCode::Log: return portable::log(a);
+      case EntryCode::Tanh: return portable::tanh(a);
+      case EntryCode::Sigmoid: return portable::sigmoid(a);
+      case EntryCode::Floor: return math::floor(a);
+      case EntryCode::Ceil: return math::ceil(a);
+      default: return 0.0;  // leaves and Mux are not operations on registers
     }
+  }
+  // Register b of entry x, or 0 for a code that takes one.
+  KOKKOS_INLINE_FUNCTION static double secondRegister(const EntryOp& x, const double* reg) {
+    return x.b >= 0 ? reg[x.b] : 0.0;
   }
 
   // Is neighbor j (not this device) aligned with this device for every export the entry
@@ -566,7 +591,7 @@ struct RoundKernel {
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + e]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;
         case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;
-        default: reg[r] = entryBinary(x.code, reg[x.a], reg[x.b]);
+        default: reg[r] = entryOperation(x.code, reg[x.a], secondRegister(x, reg));
       }
     }
     return reg[op.entryCount - 1];
