@@ -1,6 +1,7 @@
 #include "BenchContext.hpp"
 
 #include <kfield/backends/SpaceInfo.hpp>
+#include <kfield/learn/LearnerState.hpp>
 #include <kfield/rt/BuildInfo.hpp>
 #include <kfield/rt/Topology.hpp>
 
@@ -27,6 +28,7 @@ void addKfieldContext() {
   benchmark::AddCustomContext("kfield_compiler", build.compiler);
   benchmark::AddCustomContext("kfield_cxx_flags", build.cxxFlags);
   benchmark::AddCustomContext("kokkos_version", build.kokkosVersion);
+  benchmark::AddCustomContext("numerical_contract", learnerNumericalContract());
   std::string spaces;
   for (const SpaceInfo& s : enabledSpaces()) {
     spaces += (spaces.empty() ? "" : ", ") + s.name + ":" + std::to_string(s.concurrency);

@@ -244,7 +244,20 @@ int runRepro(const ReproOptions& o) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   std::string jobText;
   for (const std::string& a : job) jobText += (jobText.empty() ? "" : " ") + a;
+  const nlohmann::ordered_json context = contextJson();
+  const std::string contract = context["numerical_contract"].get<std::string>();
+  std::string backends;
+  for (const auto& b : context["kokkos"]["backends"]) backends += (backends.empty() ? "" : ", ") + b.get<std::string>();
   std::cout << "kfield repro: " << jobText << "\n"
+            << "context: kfield " << context["kfield"]["version"].get<std::string>() << " (revision "
+            << context["kfield"]["revision"].get<std::string>() << "), "
+            << context["kfield"]["build_type"].get<std::string>() << ", "
+            << context["kfield"]["compiler"].get<std::string>() << " \""
+            << context["kfield"]["cxx_flags"].get<std::string>() << "\", Kokkos "
+            << context["kokkos"]["version"].get<std::string>() << " (" << backends << "), "
+            << context["topology"]["pus"].get<int>() << " PUs, binding "
+            << context["topology"]["binding"].get<std::string>() << ", contract "
+            << contract.substr(0, contract.find(';')) << "\n"
             << std::setw(3) << "#" << "  " << std::left << std::setw(34) << "configuration"
             << std::right << std::setw(10) << "seconds" << "  sha256\n";
   int status = 0;
@@ -291,7 +304,7 @@ int runRepro(const ReproOptions& o) {
   if (!o.json.empty()) {
     nlohmann::ordered_json j;
     j["job"] = job;
-    j["context"] = contextJson();
+    j["context"] = context;
     j["configurations"] = nlohmann::ordered_json::array();
     for (const Configuration& c : all) {
       j["configurations"].push_back({{"space", c.space},
