@@ -161,6 +161,23 @@ std::vector<Configuration> placements(int maxThreads, std::int64_t samples) {
   return all;
 }
 
+// A folder under $TMPDIR (or /tmp) for the configurations' bits and logs, removed with it.
+struct TempFolder {
+  std::string path;
+  TempFolder() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/kfield-repro-XXXXXX";
+    if (!mkdtemp(pattern.data())) throw UserError("cannot make a temporary folder like " + pattern);
+    path = pattern;
+  }
+  ~TempFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+};
+
 // Runs argv with stdout and stderr to `log`; its exit status.
 int spawn(const std::vector<std::string>& argv, const std::string& log) {
   posix_spawn_file_actions_t files;
@@ -238,9 +255,8 @@ int runRepro(const ReproOptions& o) {
     flipElement = o.flip.substr(colon + 1);
   }
 
-  char pattern[] = "/tmp/kfield-repro-XXXXXX";
-  const char* dir = mkdtemp(pattern);
-  if (!dir) throw std::runtime_error("cannot make a temporary folder under /tmp");
+  const TempFolder folder;
+  const char* dir = folder.path.c_str();
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   std::string jobText;
   for (const std::string& a : job) jobText += (jobText.empty() ? "" : " ") + a;
@@ -286,7 +302,6 @@ int runRepro(const ReproOptions& o) {
               << std::right << std::setw(10) << std::fixed << std::setprecision(3) << c.seconds
               << "  " << c.bits.digest() << "\n";
   }
-  std::filesystem::remove_all(dir);
   if (status != 0) return status;
 
   nlohmann::ordered_json mismatch;
