@@ -163,7 +163,9 @@ TYPED_TEST(Operators, IntegerOperatorsAreExactOrNaN) {
       {"&", [](auto x, auto y) { return x & y; }},   {"|", [](auto x, auto y) { return x | y; }},
       {"^", [](auto x, auto y) { return x ^ y; }},   {"<<", [](auto x, auto y) { return x << y; }},
       {">>", [](auto x, auto y) { return x >> y; }}};
-  for (const auto& [name, f] : ops) {
+  for (const auto& named : ops) {
+    const std::string& name = named.first;
+    const Op& f = named.second;  // not a structured binding: lambdas capture it (C++17)
     const auto program = trace([&](Program& p) {
       return toDouble(f(p.sense<int>("x"), p.sense<int>("y")));
     });
