@@ -275,7 +275,7 @@ def slug(title):
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
-def update_docs(docs, text, folder):
+def update_docs(docs, text):
     with open(docs) as f:
         current = f.read()
     if MARK_BEGIN not in current or MARK_END not in current:
@@ -367,7 +367,7 @@ def main():
             fail("matplotlib is missing (Debian: python3-matplotlib); --no-charts renders the table alone")
     text = render(folder, charts=not a.no_charts)
     if a.docs:
-        update_docs(a.docs, text, folder)
+        update_docs(a.docs, text)
     print(text, end="")
 
 

@@ -3,6 +3,7 @@
 #include "Command.hpp"
 
 #include <kfield/impl/Bits.hpp>
+#include <kfield/impl/Sizes.hpp>
 #include <kfield/learn/Identity.hpp>
 
 #include <cstdio>
@@ -76,13 +77,11 @@ ResultBits ResultBits::load(const std::string& path) {
   const std::streampos start = in.tellg();
   in.seekg(0, std::ios::end);
   const std::uint64_t have = static_cast<std::uint64_t>(in.tellg() - start);
-  const std::uint64_t cells = static_cast<std::uint64_t>(r.rows) * static_cast<std::uint64_t>(r.columns);
-  if (r.columns != 0 && cells / static_cast<std::uint64_t>(r.columns) != static_cast<std::uint64_t>(r.rows)) {
-    throw bad("its shape overflows");
-  }
-  if (have != cells * 8) {
+  const std::uint64_t cells = impl::product({std::uint64_t(r.rows), std::uint64_t(r.columns)});
+  const std::uint64_t need = impl::product({cells, 8});
+  if (have != need) {  // also refuses a shape whose size saturates, before anything is allocated
     throw bad(std::to_string(r.rows) + " x " + std::to_string(r.columns) + " words need " +
-              std::to_string(cells * 8) + " bytes, the file has " + std::to_string(have));
+              impl::bytesText(need) + ", the file has " + std::to_string(have) + " bytes");
   }
   in.seekg(start);
   std::vector<unsigned char> bytes(static_cast<std::size_t>(have));

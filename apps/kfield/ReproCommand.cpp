@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -126,11 +127,17 @@ std::int64_t checkJob(const std::vector<std::string>& job) {
                              : ", which repro sets for each configuration"));
       }
     }
-    if (a == "--samples" && i + 1 < job.size()) {
+    const bool attached = a.rfind("--samples=", 0) == 0;
+    if ((a == "--samples" && i + 1 < job.size()) || attached) {
+      const std::string value = attached ? a.substr(10) : job[i + 1];
+      std::size_t used = 0;
       try {
-        samples = std::stoll(job[i + 1]);
+        samples = std::stoll(value, &used);
       } catch (const std::exception&) {
-        throw UserError("the job's --samples '" + job[i + 1] + "' is not a number");
+        used = 0;
+      }
+      if (used == 0 || used != value.size()) {
+        throw UserError("the job's --samples '" + value + "' is not a number");
       }
     }
   }
@@ -193,6 +200,7 @@ int spawn(const std::vector<std::string>& argv, const std::string& log) {
   if (failed != 0) throw std::runtime_error("cannot start " + argv[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("lost track of " + argv[0]);
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
