@@ -44,6 +44,11 @@ class EngineRounds {
       : sim_(lib::findProgram(handProgramName(program))->build(net, {}), net, samples) {
     for (std::int64_t s = 0; s < samples; ++s) sim_.sensor("source").set(sourceOf(s, net), s, true);
     if (program == HandProgram::Collect) sim_.sensor("value").fill(1.0);
+    if (program == HandProgram::NearestSource) {
+      for (std::int64_t d = 0; d < net.devices(); ++d) {
+        for (std::int64_t s = 0; s < samples; ++s) sim_.sensor("value").set(d, s, valueOf(d, s));
+      }
+    }
   }
   void rounds(std::int64_t k) { sim_.run(k); }
   static int threads() { return static_cast<int>(Space().concurrency()); }
@@ -99,6 +104,9 @@ void registerBenchmarks() {
             ->Args({program, 1, 1000000, samples});
       }
       b->Args({program, 0, 10000000, 1});
+    }
+    for (std::int64_t samples : {1, 64}) {  // nearest-source: the tuple-valued G block
+      b->Args({3, 0, 10000, samples})->Args({3, 0, 1000000, samples});
     }
   };
   registerForEachSpace(

@@ -12,8 +12,31 @@ std::vector<double> handReference(HandProgram program, const Network& net, std::
   const auto& offsets = net.offsets();
   const auto& neighbors = net.neighbors();
   const std::vector<double> lengths = net.lengths();
-  std::vector<double> out(static_cast<std::size_t>(n * samples));
-  for (std::int64_t s = 0; s < samples; ++s) {
+  const bool nearest = program == HandProgram::NearestSource;
+  std::vector<double> out(static_cast<std::size_t>((nearest ? 2 : 1) * n * samples));
+  for (std::int64_t s = 0; s < samples && nearest; ++s) {  // lexicographic (distance, value)
+    std::vector<double> dist(n, inf), carried(n);
+    for (std::int64_t i = 0; i < n; ++i) carried[i] = valueOf(i, s);
+    for (std::int64_t r = 0; r < rounds; ++r) {
+      std::vector<double> nextDist(n), nextCarried(n);
+      for (std::int64_t i = 0; i < n; ++i) {
+        std::pair<double, double> best{inf, inf};
+        for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+          const std::int64_t j = neighbors[k];
+          if (j != i) best = std::min(best, std::pair<double, double>{dist[j] + lengths[k], carried[j]});
+        }
+        const bool source = i == sourceOf(s, net);
+        nextDist[i] = source ? 0.0 : best.first;
+        nextCarried[i] = source || best.first == inf ? valueOf(i, s) : best.second;
+      }
+      dist.swap(nextDist), carried.swap(nextCarried);
+    }
+    for (std::int64_t i = 0; i < n; ++i) {
+      out[static_cast<std::size_t>(i * samples + s)] = dist[i];
+      out[static_cast<std::size_t>((n + i) * samples + s)] = carried[i];
+    }
+  }
+  for (std::int64_t s = 0; s < samples && !nearest; ++s) {
     std::vector<double> value(n, inf), parent(n, -1.0), collected(n, 0.0);
     for (std::int64_t r = 0; r < rounds; ++r) {
       std::vector<double> nextValue(n), nextParent(n), nextCollected(n);

@@ -17,16 +17,19 @@
 
 namespace kfield::bench {
 
-enum class HandProgram : std::int64_t { Hop = 0, Distance = 1, Collect = 2 };
+enum class HandProgram : std::int64_t { Hop = 0, Distance = 1, Collect = 2, NearestSource = 3 };
 
 inline const char* handProgramName(HandProgram p) {
   return p == HandProgram::Hop ? "hop-gradient"
          : p == HandProgram::Distance ? "distance-gradient"
-                                      : "collect-sum";
+         : p == HandProgram::Collect  ? "collect-sum"
+                                      : "nearest-source";
 }
 
-// Sample s has one source; collect-sum counts the devices (value 1 everywhere).
+// Sample s has one source; collect-sum counts the devices (value 1 everywhere); nearest-source
+// carries valueOf.
 inline std::int64_t sourceOf(std::int64_t s, const Network& net) { return s % net.devices(); }
+inline double valueOf(std::int64_t d, std::int64_t s) { return double((d * 7 + s) % 13); }
 
 inline bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() != b.size()) return false;
@@ -48,7 +51,8 @@ class HandRounds {
 
   HandRounds(HandProgram program, const Network& net, std::int64_t samples)
       : program_(program), n_(net.devices()), samples_(samples),
-        net_(net.on<Memory>(program == HandProgram::Distance)),
+        net_(net.on<Memory>(program == HandProgram::Distance ||
+                            program == HandProgram::NearestSource)),
         source_("source", n_, samples) {
     auto source = Kokkos::create_mirror_view(source_);
     for (std::int64_t s = 0; s < samples; ++s) source(sourceOf(s, net), s) = 1;
@@ -56,6 +60,18 @@ class HandRounds {
     for (Plane* p : {&now_, &prev_}) {
       *p = Plane("hand", n_, samples);
       Kokkos::deep_copy(*p, kInf);
+    }
+    if (program == HandProgram::NearestSource) {  // (distance, value) pairs: (inf, value)
+      value_ = Plane("value", n_, samples);
+      auto value = Kokkos::create_mirror_view(value_);
+      for (std::int64_t d = 0; d < n_; ++d) {
+        for (std::int64_t s = 0; s < samples; ++s) value(d, s) = valueOf(d, s);
+      }
+      Kokkos::deep_copy(value_, value);
+      for (Plane* p : {&collectedNow_, &collectedPrev_}) {
+        *p = Plane("hand", n_, samples);
+        Kokkos::deep_copy(*p, value_);
+      }
     }
     if (program == HandProgram::Collect) {
       for (Plane* p : {&parentNow_, &parentPrev_, &collectedNow_, &collectedPrev_}) {
@@ -69,6 +85,8 @@ class HandRounds {
     for (std::int64_t r = 0; r < k; ++r) {
       if (program_ == HandProgram::Collect) {
         collectRound();
+      } else if (program_ == HandProgram::NearestSource) {
+        nearestRound();
       } else if (program_ == HandProgram::Hop) {
         gradientRound<true>();
       } else {
@@ -81,10 +99,15 @@ class HandRounds {
   }
 
   static int threads() { return static_cast<int>(Space().concurrency()); }
-  std::vector<double> output() const {
+  std::vector<double> output() const {  // nearest-source: distances, then values
     const Plane& out = program_ == HandProgram::Collect ? collectedPrev_ : prev_;
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-    return {host.data(), host.data() + host.size()};
+    std::vector<double> result(host.data(), host.data() + host.size());
+    if (program_ == HandProgram::NearestSource) {
+      auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), collectedPrev_);
+      result.insert(result.end(), values.data(), values.data() + values.size());
+    }
+    return result;
   }
 
   // One round. Public only because nvcc refuses device lambdas in private member functions.
@@ -134,6 +157,45 @@ class HandRounds {
           }
           for (std::int64_t s = 0; s < samples; ++s) {
             out[s] = source(i, s) ? 0.0 : Hops ? out[s] + 1.0 : out[s];
+          }
+        });
+  }
+
+  // nearest-source: the (distance, value) pair smallest first by distance, then by value, over
+  // the neighbors (neighbor's distance + length, neighbor's value); (0, value) at a source,
+  // (inf, value) where none is reachable. One pass, samples inner, branch-free.
+  void nearestRound() const {
+    const auto offsets = net_.offsets;
+    const auto neighbors = net_.neighbors;
+    const auto lengths = net_.lengths;
+    const auto source = source_;
+    const Plane distNow = now_, distPrev = prev_, valueNow = collectedNow_,
+                valuePrev = collectedPrev_, value = value_;
+    const std::int64_t samples = samples_;
+    Kokkos::parallel_for(
+        "kfield::bench::hand_nearest", Kokkos::RangePolicy<Space>(0, n_),
+        KOKKOS_LAMBDA(std::int64_t i) {
+          double* dist = &distNow(i, 0);
+          double* carried = &valueNow(i, 0);
+          for (std::int64_t s = 0; s < samples; ++s) dist[s] = kInf, carried[s] = kInf;
+          for (std::int64_t k = offsets(i); k < offsets(i + 1); ++k) {
+            const std::int64_t j = neighbors(k);
+            if (j == i) continue;
+            const double* theirDist = &distPrev(j, 0);
+            const double* theirValue = &valuePrev(j, 0);
+            const double length = lengths(k);
+            for (std::int64_t s = 0; s < samples; ++s) {
+              const double d = theirDist[s] + length, v = theirValue[s];
+              const bool better = d < dist[s] || (d == dist[s] && v < carried[s]);
+              dist[s] = better ? d : dist[s];
+              carried[s] = better ? v : carried[s];
+            }
+          }
+          const double* own = &value(i, 0);
+          for (std::int64_t s = 0; s < samples; ++s) {
+            const bool here = source(i, s) != 0, unreached = !(dist[s] < kInf);
+            dist[s] = here ? 0.0 : dist[s];
+            carried[s] = here || unreached ? own[s] : carried[s];
           }
         });
   }
@@ -192,7 +254,8 @@ class HandRounds {
   NetworkView<Memory> net_;
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> source_;
   Plane now_, prev_;  // hops or distance
-  Plane parentNow_, parentPrev_, collectedNow_, collectedPrev_;
+  Plane parentNow_, parentPrev_, collectedNow_, collectedPrev_;  // nearest-source: values
+  Plane value_;  // nearest-source's sensor
 };
 
 }  // namespace kfield::bench

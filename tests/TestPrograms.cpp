@@ -8,6 +8,7 @@
 #include <kfield/field/Programs.hpp>
 #include <kfield/sim/Simulation.hpp>
 
+#include <cmath>
 #include <set>
 #include <string>
 #include <vector>
@@ -44,7 +45,7 @@ TYPED_TEST(Programs, EachIsFoundByItsNameAndReadsTheSensorsItLists) {
     for (const SensorInfo& s : program.sensors) read.push_back(s.name);
     EXPECT_EQ(read, entry.sensors) << entry.name;
   }
-  EXPECT_EQ(names.size(), 10u);
+  EXPECT_EQ(names.size(), 11u);
   EXPECT_EQ(lib::findProgram("frobnicate"), nullptr);
 }
 
@@ -52,6 +53,19 @@ TYPED_TEST(Programs, GradientsAreExactGraphDistances) {
   const Network net = Network::randomGeometric(300, 1.7, 3);
   EXPECT_EQ(stable<TypeParam>("hop-gradient", net), bfsHops(net, {0}));
   EXPECT_EQ(stable<TypeParam>("distance-gradient", net), dijkstra(net, {0}));
+}
+
+// A tuple-valued program: its output is one block of device rows per component.
+TYPED_TEST(Programs, NearestSourceGivesDistanceThenValueRows) {
+  const Network net = Network::randomGeometric(300, 1.7, 3);
+  const auto pair = stable<TypeParam>("nearest-source", net);
+  const auto dist = dijkstra(net, {0});
+  const std::size_t n = dist.size();
+  ASSERT_EQ(pair.size(), 2 * n);
+  for (std::size_t d = 0; d < n; ++d) {
+    EXPECT_EQ(pair[d], dist[d]) << "device " << d;
+    EXPECT_EQ(pair[n + d], std::isinf(dist[d]) ? double(d) : 0.0) << "device " << d;
+  }
 }
 
 TYPED_TEST(Programs, GossipAndBroadcastAndCollectOnAGrid) {

@@ -27,11 +27,11 @@ std::vector<unsigned char> bytesOf(const std::vector<std::uint64_t>& words) {
 
 }  // namespace
 
-ResultBits ResultBits::ofField(const HostPlane& field) {
+ResultBits ResultBits::ofField(const HostPlane& field, std::int64_t devices) {
   ResultBits r;
   r.rows = static_cast<std::int64_t>(field.extent(0));
   r.columns = static_cast<std::int64_t>(field.extent(1));
-  r.rowName = "device";
+  r.rowName = r.rows == devices ? "device" : "row(component*" + std::to_string(devices) + "+device)";
   r.columnName = "sample";
   r.words.reserve(field.extent(0) * field.extent(1));
   for (std::size_t d = 0; d < field.extent(0); ++d) {

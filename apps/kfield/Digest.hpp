@@ -20,8 +20,8 @@ struct ResultBits {
   std::string rowName = "row", columnName = "column";  // what a row and a column are
   std::vector<std::uint64_t> words;                     // row-major
 
-  // A field: devices x samples.
-  static ResultBits ofField(const HostPlane& field);
+  // A field: devices x samples, or (components x devices) x samples of a tuple-valued one.
+  static ResultBits ofField(const HostPlane& field, std::int64_t devices);
 
   // SHA-256 of the words, 8 bytes each, least significant first, row-major.
   std::string digest() const;

@@ -82,7 +82,9 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
     return std::find(chosen.sensors.begin(), chosen.sensors.end(), sensor) !=
            chosen.sensors.end();
   };
-  HostPlane out("kfield::cli::field", static_cast<std::size_t>(n),
+  // A tuple-valued program's output: one block of device rows per component.
+  const std::int64_t width = program.outputWidth, rows = width * n;
+  HostPlane out("kfield::cli::field", static_cast<std::size_t>(rows),
                 static_cast<std::size_t>(o.samples));
   std::int64_t resumedAt = 0, ran = 0;
   double deviceRounds = 0, seconds = 0;
@@ -114,7 +116,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
     std::unique_ptr<io::SimulationExport> exported;  // one chunk, as for --resume
     if (!o.out.empty()) {
       exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples,
-                                                       "output", o.deflate);
+                                                       "output", o.deflate, width);
     }
     std::int64_t lastExported = -1;
     auto snapshot = [&](std::int64_t ranHere) {
@@ -150,18 +152,11 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
     deviceRounds += double(n) * double(ranHere);
     ran = std::max(ran, ranHere);
     const HostPlane part = sim.output();
-    for (std::int64_t d = 0; d < n; ++d) {
-      for (std::int64_t s = 0; s < count; ++s) out(d, first + s) = part(d, s);
+    for (std::int64_t r = 0; r < rows; ++r) {
+      for (std::int64_t s = 0; s < count; ++s) out(r, first + s) = part(r, s);
     }
   }
 
-  double lo = lib::kInfinity, hi = -lib::kInfinity, sum = 0;
-  std::int64_t finite = 0;
-  for (std::int64_t d = 0; d < n; ++d) {
-    const double v = out(d, 0);
-    if (!std::isfinite(v)) continue;
-    lo = std::min(lo, v), hi = std::max(hi, v), sum += v, ++finite;
-  }
   std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
             << (o.samples == 1 ? "" : "s")
             << (chunk < o.samples ? " in chunks of " + std::to_string(chunk) : "") << ", "
@@ -171,16 +166,30 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
             << "\n"
             << "device-rounds per second: " << deviceRounds / std::max(seconds, 1e-12) << " ("
             << seconds << " s)\n"
-            << "final field (sample 0): " << finite << " finite of " << n;
-  if (finite > 0)
-    std::cout << ", min " << lo << ", max " << hi << ", mean " << sum / double(finite);
-  std::cout << "\n";
-  reportBits(ResultBits::ofField(out), "field", o.bits);
+            ;
+  for (std::int64_t c = 0; c < width; ++c) {
+    double lo = lib::kInfinity, hi = -lib::kInfinity, sum = 0;
+    std::int64_t finite = 0;
+    for (std::int64_t d = 0; d < n; ++d) {
+      const double v = out(c * n + d, 0);
+      if (!std::isfinite(v)) continue;
+      lo = std::min(lo, v), hi = std::max(hi, v), sum += v, ++finite;
+    }
+    std::cout << "final field (sample 0"
+              << (width == 1 ? std::string() : ", component " + std::to_string(c))
+              << "): " << finite << " finite of " << n;
+    if (finite > 0)
+      std::cout << ", min " << lo << ", max " << hi << ", mean " << sum / double(finite);
+    std::cout << "\n";
+  }
+  reportBits(ResultBits::ofField(out, n), "field", o.bits);
   if (o.print) {
     std::cout.precision(17);
-    for (std::int64_t d = 0; d < n; ++d) {
+    for (std::int64_t d = 0; d < n; ++d) {  // a tuple: its components side by side
       std::cout << d;
-      for (std::int64_t s = 0; s < o.samples; ++s) std::cout << " " << out(d, s);
+      for (std::int64_t s = 0; s < o.samples; ++s) {
+        for (std::int64_t c = 0; c < width; ++c) std::cout << " " << out(c * n + d, s);
+      }
       std::cout << "\n";
     }
   }
@@ -259,7 +268,7 @@ Command addRunCommand(CLI::App& app) {
   run->add_option("--samples", o->samples, "Samples run together (default 1)");
   run->add_option("--source", o->sources, "Source device(s); channel: source then destination");
   run->add_option("--radius", o->radius, "election: hops between leaders (default 2)");
-  run->add_flag("--print", o->print, "Write the final field, one 'device value' line each");
+  run->add_flag("--print", o->print, "Write the final field, one 'device value...' line each (a value per sample; a tuple's components side by side)");
   run->add_option("--out", o->out,
                   "Write the network and the field of every sample to an HDF5 file (h5py reads it)");
   run->add_option("--every", o->every, "With --out: a snapshot every K rounds (default: the last)");

@@ -2,6 +2,7 @@
 
 #include "Format.hpp"
 #include "kfield/io/Restart.hpp"
+#include "kfield/impl/Sizes.hpp"
 
 #include <optional>
 
@@ -10,7 +11,7 @@ namespace kfield::io {
 struct SimulationExport::Writer {
   explicit Writer(const std::string& path) : out(path, 1) {}
   impl::AtomicFile out;
-  std::int64_t devices = 0, samples = 0, snapshots = 0;
+  std::int64_t devices = 0, components = 1, samples = 0, snapshots = 0;
   std::optional<impl::Dataset> field, rounds;
   std::optional<Network> network;  // shares the caller's arrays
 };
@@ -41,7 +42,7 @@ void writeNetwork(const impl::Group& root, const Network& net) {
 
 SimulationExport::SimulationExport(const std::string& path, const Network& network,
                                    const std::string& program, std::int64_t samples,
-                                   const std::string& field, int deflate) {
+                                   const std::string& field, int deflate, std::int64_t components) {
   if (deflate < 0 || deflate > 9) {
     throw FileError("kfield::io::SimulationExport", path,
                     "deflate level " + std::to_string(deflate) + " (must be 0 to 9)");
@@ -49,6 +50,10 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   if (samples < 1) {
     throw FileError("kfield::io::SimulationExport", path,
                     "samples = " + std::to_string(samples) + " (must be >= 1)");
+  }
+  if (components < 1 || components > (std::int64_t(1) << 20)) {
+    throw FileError("kfield::io::SimulationExport", path,
+                    "components = " + std::to_string(components) + " (must be 1 to 2^20)");
   }
   writer_ = std::make_unique<Writer>(path);
   Writer& w = *writer_;
@@ -58,8 +63,10 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   const impl::Group sim = file.createGroup("simulation");
   sim.setAttribute("program", program);
   sim.setAttribute("samples", samples);
+  sim.setAttribute("components", components);
   const impl::Group fields = file.createGroup("fields");
-  const auto n = static_cast<std::uint64_t>(network.devices());
+  const std::uint64_t n = kfield::impl::product({static_cast<std::uint64_t>(network.devices()),
+                                         static_cast<std::uint64_t>(components)});
   const auto b = static_cast<std::uint64_t>(samples);
   // One chunk per snapshot (up to 2^20 values): a reader takes one round without the others.
   // Chunks of about 2^17 values (1 MiB), compressed on every host thread.
@@ -67,6 +74,7 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   w.field.emplace(fields.create<double>(field, {0, n, b}, snapshots));
   w.rounds.emplace(sim.create<std::int64_t>("rounds", {0}, {4096, true, 0, true}));
   w.devices = network.devices();
+  w.components = components;
   w.network = network;
   w.samples = samples;
 }
@@ -77,12 +85,15 @@ std::int64_t SimulationExport::snapshots() const { return writer_->snapshots; }
 
 void SimulationExport::append(std::int64_t round, const HostPlane& field) {
   Writer& w = *writer_;
-  if (field.extent_int(0) != w.devices || field.extent_int(1) != w.samples) {
+  if (std::int64_t(field.extent(0)) != w.components * w.devices ||
+      std::int64_t(field.extent(1)) != w.samples) {
+    const std::string rows = w.components == 1 ? std::to_string(w.devices) + " devices"
+                                               : std::to_string(w.components) + " x " +
+                                                     std::to_string(w.devices) + " component rows";
     throw FileError("kfield::io::SimulationExport::append", w.field->path(),
                     "a field of " + std::to_string(field.extent(0)) + " x " +
-                        std::to_string(field.extent(1)) + ", expected " +
-                        std::to_string(w.devices) + " devices x " + std::to_string(w.samples) +
-                        " samples");
+                        std::to_string(field.extent(1)) + ", expected " + rows + " x " +
+                        std::to_string(w.samples) + " samples");
   }
   const auto t = static_cast<std::uint64_t>(w.snapshots);
   w.field->extend(t + 1);

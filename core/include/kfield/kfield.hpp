@@ -22,6 +22,8 @@
 #include "kfield/field/Program.hpp"
 #include "kfield/field/Programs.hpp"
 #include "kfield/field/TracedProgram.hpp"
+#include "kfield/field/Tuple.hpp"
+#include "kfield/field/TupleOperators.hpp"
 #include "kfield/graph/Description.hpp"
 #include "kfield/io/Hdf5Library.hpp"
 #include "kfield/learn/Contribution.hpp"

@@ -28,7 +28,7 @@ std::uint64_t bitsOf(double x) { return kfield::impl::bitsOf(x); }
 }  // namespace
 
 std::int64_t fieldSampleWidth(const TracedProgram& program, const Network& network) {
-  return 1 + (static_cast<std::int64_t>(program.sensors.size()) + 1) * network.devices();
+  return 1 + (static_cast<std::int64_t>(program.sensors.size()) + program.outputWidth) * network.devices();
 }
 
 std::vector<Word> fieldSample(const TracedProgram& program, const Network& network, std::int64_t stop,
@@ -54,9 +54,12 @@ std::vector<Word> fieldSample(const TracedProgram& program, const Network& netwo
       kfield::impl::invalidArgument("kfield::diff::fieldSample", "program '" + program.name + "' reads no sensor '" + name + "'");
     }
   }
-  if (target.size() != devices) {
-    kfield::impl::invalidArgument("kfield::diff::fieldSample", "the target has " + std::to_string(target.size()) +
-                                                                   " values for " + std::to_string(devices) + " devices");
+  const std::size_t targets = static_cast<std::size_t>(program.outputWidth) * devices;
+  if (target.size() != targets) {
+    kfield::impl::invalidArgument("kfield::diff::fieldSample",
+                                  "the target has " + std::to_string(target.size()) + " values for " +
+                                      std::to_string(devices) + " devices x " +
+                                      std::to_string(program.outputWidth) + " output components");
   }
   for (double v : target) words.push_back(wordOf(v));
   return words;

@@ -5,6 +5,7 @@
 #include "CompileTrace.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -175,13 +176,25 @@ NbrField<double> Program::edgeLength() {
   return NbrField<double>(this, addExpression(e), false);
 }
 
-std::int32_t Program::neighborsExpression(Operand x) {
+// A tuple's component c gets plane path `path/@c` (no call or pinned name makes "@c"); a
+// single value keeps the call's path.
+namespace {
+std::string componentPath(const std::string& path, std::size_t c, std::size_t width) {
+  return width == 1 ? path : path + "/@" + std::to_string(c);
+}
+}  // namespace
+
+std::vector<std::int32_t> Program::neighborsExpressions(const std::vector<Operand>& x) {
   const std::string path = call("neighbors");
   claimPath(path);
-  impl::NbrExpression e;
-  e.code = EntryCode::Neighbor;
-  e.plane = addExport(path, x, -1);
-  return addExpression(e);
+  std::vector<std::int32_t> expressions;
+  for (std::size_t c = 0; c < x.size(); ++c) {
+    impl::NbrExpression e;
+    e.code = EntryCode::Neighbor;
+    e.plane = addExport(componentPath(path, c, x.size()), x[c], -1);
+    expressions.push_back(addExpression(e));
+  }
+  return expressions;
 }
 
 // Writes value (and, when keyed, this device's key) to export plane `index`, or to a new
@@ -197,24 +210,31 @@ std::int32_t Program::addExport(const std::string& path, Operand x, std::int32_t
   return index;
 }
 
-// A share is one export plane: last round's shared value is this round's state, read back
-// from the plane (keyed like any export), so it needs no state plane of its own.
-std::pair<std::string, std::int32_t> Program::beginShare(Operand init) {
-  const std::string path = call("share");
-  pushLevel(path);
-  traced_.exports.push_back({path, keyed()});
-  const auto index = static_cast<std::int32_t>(traced_.exports.size() - 1);
-  graph::Node node{"share.read", path, {"export:" + path, keyOf(init)}, {}, false};
-  impl::NbrExpression e;
-  e.code = EntryCode::Neighbor;
-  e.plane = index;
-  const Op op = alignedOp(OpCode::ShareRead, init, index, keyed(), node);
-  e.local = record(op, node);
-  return {path, addExpression(e)};  // its own entry: what the device shared last round
+// A share is one export plane per component: last round's shared value is this round's
+// state, read back from the plane (keyed like any export), so it needs no state plane.
+Program::ShareScope Program::beginShare(const std::vector<Operand>& init) {
+  ShareScope scope{call("share"), {}};
+  pushLevel(scope.path);
+  for (std::size_t c = 0; c < init.size(); ++c) {
+    const std::string path = componentPath(scope.path, c, init.size());
+    traced_.exports.push_back({path, keyed()});
+    const auto index = static_cast<std::int32_t>(traced_.exports.size() - 1);
+    graph::Node node{"share.read", path, {"export:" + path, keyOf(init[c])}, {}, false};
+    impl::NbrExpression e;
+    e.code = EntryCode::Neighbor;
+    e.plane = index;
+    const Op op = alignedOp(OpCode::ShareRead, init[c], index, keyed(), node);
+    e.local = record(op, node);  // its own entry: what the device shared last round
+    scope.shared.push_back(addExpression(e));
+  }
+  return scope;
 }
 
-void Program::endShare(const std::string& path, std::int32_t shared, Operand next) {
-  addExport(path, next, expressions_[shared].plane);
+void Program::endShare(const ShareScope& scope, const std::vector<Operand>& next) {
+  for (std::size_t c = 0; c < next.size(); ++c) {
+    const std::int32_t plane = expressions_[scope.shared[c]].plane;
+    addExport(traced_.exports[plane].path, next[c], plane);
+  }
   popLevel();
 }
 
@@ -285,22 +305,52 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
   return record(op, node);
 }
 
-Program::RememberScope Program::beginRemember(Operand init, const char* name) {
-  const std::string path = call(name);
-  pushLevel(path);
-  const auto state = static_cast<std::int32_t>(traced_.states.size());
-  traced_.states.push_back({path, keyed()});
-  graph::Node node{"remember.read", path, {"state:" + path, keyOf(init)}, {}, false};
-  const Op op = alignedOp(OpCode::RememberRead, init, state, keyed(), node);
-  const Operand read = record(op, node);
-  return {path, state, read};
+Program::RememberScope Program::beginRemember(const std::vector<Operand>& init, const char* name) {
+  RememberScope scope{call(name), {}, {}};
+  pushLevel(scope.path);
+  for (std::size_t c = 0; c < init.size(); ++c) {
+    const std::string path = componentPath(scope.path, c, init.size());
+    const auto state = static_cast<std::int32_t>(traced_.states.size());
+    traced_.states.push_back({path, keyed()});
+    graph::Node node{"remember.read", path, {"state:" + path, keyOf(init[c])}, {}, false};
+    const Op op = alignedOp(OpCode::RememberRead, init[c], state, keyed(), node);
+    scope.states.push_back(state);
+    scope.reads.push_back(record(op, node));
+  }
+  return scope;
 }
 
-void Program::endRemember(const std::string& path, std::int32_t state, Operand next) {
-  graph::Node node{"remember.write", path, {keyOf(next)}, {"state:" + path}, false};
-  const Op op = alignedOp(OpCode::RememberWrite, next, state, traced_.states[state].keyed, node);
-  record(op, node);
+void Program::endRemember(const RememberScope& scope, const std::vector<Operand>& next) {
+  for (std::size_t c = 0; c < next.size(); ++c) {
+    const std::int32_t state = scope.states[c];
+    const std::string& path = traced_.states[state].path;
+    graph::Node node{"remember.write", path, {keyOf(next[c])}, {"state:" + path}, false};
+    const Op op = alignedOp(OpCode::RememberWrite, next[c], state, traced_.states[state].keyed, node);
+    record(op, node);
+  }
   popLevel();
+}
+
+// Component k folds the entries that equal the fold's result in every component before it
+// (the others stand in as the fold's identity, +inf or -inf): the lexicographic extreme,
+// built from plain folds, so its gradient is theirs.
+std::vector<Operand> Program::lexicographicFold(impl::FoldCode code,
+                                                const std::vector<std::int32_t>& expressions,
+                                                bool excludeSelf) {
+  const double identity =
+      code == impl::FoldCode::Min ? std::numeric_limits<double>::infinity()
+                                  : -std::numeric_limits<double>::infinity();
+  std::vector<Operand> result;
+  std::int32_t tied = -1;  // the entries equal to the result so far, in every component
+  for (const std::int32_t e : expressions) {
+    const std::int32_t candidates =
+        tied < 0 ? e : nbrCombine(EntryCode::Mux, tied, e, nbrLocal(Operand{-1, identity}));
+    result.push_back(fold(code, candidates, excludeSelf));
+    if (result.size() == expressions.size()) break;
+    const std::int32_t equal = nbrCombine(EntryCode::Equal, e, nbrLocal(result.back()));
+    tied = tied < 0 ? equal : nbrCombine(EntryCode::And, tied, equal);
+  }
+  return result;
 }
 
 Program::BranchScope Program::beginBranch(Operand cond) {
@@ -339,14 +389,19 @@ void Program::endAlign(const AlignScope& scope) {
   context_ = scope.savedContext;
 }
 
-TracedProgram Program::finishWith(Operand output) {
-  Op out;
-  out.code = OpCode::Output;
-  out.a = output;
-  record(out, graph::Node{"output", "", {keyOf(output)}, {"output"}, false});
+TracedProgram Program::finishWith(const std::vector<Operand>& outputs) {
+  for (std::size_t c = 0; c < outputs.size(); ++c) {
+    Op out;
+    out.code = OpCode::Output;
+    out.a = outputs[c];
+    out.plane = static_cast<std::int32_t>(c);
+    const std::string plane = outputPlane(out.plane, static_cast<std::int32_t>(outputs.size()));
+    record(out, graph::Node{"output", "", {keyOf(outputs[c])}, {plane}, false});
+  }
   finished_ = true;
   TracedProgram t = std::move(traced_);
   t.name = name_;
+  t.outputWidth = static_cast<std::int32_t>(outputs.size());
 
   impl::compileTrace(t);
   return t;

@@ -124,6 +124,18 @@ const std::vector<LibraryProgram>& programs() {
            return consensus(p, v, p.parameter("rate"));
          });
        }},
+      {"nearest-source",
+       "(distance, value) of the nearest source: a tuple, one share of pairs",
+       {"source", "value"},
+       {},
+       [](const Network&, const ProgramSettings&) {
+         return trace(
+             [](Program& p) {
+               const Field<bool> s = source(p);
+               return nearestSource(p, s, value(p));
+             },
+             "nearest-source");
+       }},
   };
   return table;
 }

@@ -22,6 +22,16 @@ std::int32_t TracedProgram::parameterWidth() const {
   return parameters.empty() ? 0 : parameters.back().offset + parameters.back().width;
 }
 
+std::string outputPlane(std::int32_t c, std::int32_t width) {
+  return width == 1 ? std::string("output") : "output/@" + std::to_string(c);
+}
+
+std::vector<std::string> outputPlanes(const TracedProgram& program) {
+  std::vector<std::string> planes;
+  for (std::int32_t c = 0; c < program.outputWidth; ++c) planes.push_back(outputPlane(c, program.outputWidth));
+  return planes;
+}
+
 std::string describe(const TracedProgram& p) {
   std::ostringstream out;
   out << p.name << ": " << p.description.nodes.size() << " nodes, " << p.exports.size()

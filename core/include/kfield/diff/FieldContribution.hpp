@@ -22,7 +22,8 @@ namespace kfield::diff {
 
 // A sample's words: its stop round (a whole number >= 0); each sensor's value on every device
 // (sensors in the program's order, devices in order); the squared error's target on every
-// device. Width 1 + (sensors + 1) x devices.
+// device (of a tuple-valued program, component by component). Width
+// 1 + (sensors + output width) x devices.
 std::int64_t fieldSampleWidth(const TracedProgram& program, const Network& network);
 // sensors[name]: one value per device, for every sensor the program reads.
 std::vector<Word> fieldSample(const TracedProgram& program, const Network& network,
@@ -83,7 +84,8 @@ class FieldContribution {
     }
     gradient_ = std::make_unique<BasicGradient<ExecSpace>>(program_, network_, std::max<std::int64_t>(n, 1), space_);
     stops_.assign(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)), 0);
-    HostPlane target("kfield::diff::field_target", devices, std::max<std::int64_t>(n, 1));
+    const std::int64_t targets = program_.outputWidth * devices;
+    HostPlane target("kfield::diff::field_target", targets, std::max<std::int64_t>(n, 1));
     for (std::int64_t j = 0; j < n; ++j) {
       const double stop = host(j, 0);
       if (!(stop >= 0.0) || stop != std::floor(stop) || stop > 9.0e15) {
@@ -96,7 +98,7 @@ class FieldContribution {
         auto set = gradient_->sensor(sensor.name);
         for (std::int64_t d = 0; d < devices; ++d) set.set(d, j, host(j, at++));
       }
-      for (std::int64_t d = 0; d < devices; ++d) target(d, j) = host(j, at++);
+      for (std::int64_t d = 0; d < targets; ++d) target(d, j) = host(j, at++);
     }
     gradient_->target(target);
   }

@@ -51,7 +51,8 @@ class BasicGradient {
     loss_ = kind;
     return *this;
   }
-  // The squared error's target, devices x samples (zero until set).
+  // The squared error's target, devices x samples (zero until set); of a tuple-valued program,
+  // (width x devices) x samples, rows as Simulation::output's.
   BasicGradient& target(const HostPlane& values);
 
   // stops[s]: the rounds sample s runs; its loss is taken at its last round.
@@ -89,6 +90,10 @@ class BasicGradient {
     return s;
   }
   std::int32_t sensorIndex(const std::string& name) const;
+  // The target's rows, as the output's: output width x devices (component-major).
+  std::size_t targetRows() const {
+    return static_cast<std::size_t>(program_.outputWidth) * static_cast<std::size_t>(devices_);
+  }
 
   TracedProgram program_;
   Network network_;
@@ -118,7 +123,7 @@ BasicGradient<ExecSpace>::BasicGradient(TracedProgram program, const Network& ne
       devices_(network.devices()),
       samples_(samples) {
   if (samples < 1) kfield::impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
-  plan_ = transpose(program_.description, vjpsOf(program_), {"output"});
+  plan_ = transpose(program_.description, vjpsOf(program_), outputPlanes(program_));
   // Before anything is allocated: the sensors and targets of every sample, and the
   // transposed network (an entry and a reader per network entry).
   using kfield::impl::product;
@@ -126,12 +131,12 @@ BasicGradient<ExecSpace>::BasicGradient(TracedProgram program, const Network& ne
   const std::uint64_t rows = product({program_.sensors.size(), D});
   kfield::impl::requireMemory(
       kWho, "the sensors and targets of " + std::to_string(samples) + " samples",
-      kfield::impl::total({product({rows, B, 8}), product({D, B, 8}),
+      kfield::impl::total({product({rows, B, 8}), product({targetRows(), B, 8}),
                            product({static_cast<std::uint64_t>(network_.entries()), 12})}),
       hostMemoryBytes(), "this machine's memory");
   transposed_ = impl::transposedNetwork<Memory>(network_);
   sensors_ = HostPlane("kfield::diff::sensors", rows, samples);
-  target_ = HostPlane("kfield::diff::target", devices_, samples);
+  target_ = HostPlane("kfield::diff::target", targetRows(), samples);
   parameters_ = kfield::impl::ParameterValues(program_);
   differentiated_.assign(program_.sensors.size(), 0);
 }
@@ -154,11 +159,11 @@ BasicGradient<ExecSpace>& BasicGradient<ExecSpace>::parameter(const std::string&
 
 template <class ExecSpace>
 BasicGradient<ExecSpace>& BasicGradient<ExecSpace>::target(const HostPlane& values) {
-  if (static_cast<std::int64_t>(values.extent(0)) != devices_ ||
-      static_cast<std::int64_t>(values.extent(1)) != samples_) {
-    kfield::impl::invalidArgument(kWho, "the target is " + std::to_string(values.extent(0)) + " x " +
-                                    std::to_string(values.extent(1)) + ", expected devices x samples = " +
-                                    std::to_string(devices_) + " x " + std::to_string(samples_));
+  if (values.extent(0) != targetRows() || static_cast<std::int64_t>(values.extent(1)) != samples_) {
+    kfield::impl::invalidArgument(
+        kWho, "the target is " + std::to_string(values.extent(0)) + " x " + std::to_string(values.extent(1)) +
+                  ", expected " + (program_.outputWidth == 1 ? "devices" : "(output width x devices)") +
+                  " x samples = " + std::to_string(targetRows()) + " x " + std::to_string(samples_));
   }
   Kokkos::deep_copy(target_, values);
   return *this;

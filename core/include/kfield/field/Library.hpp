@@ -63,6 +63,33 @@ inline Field<double> broadcast(Program& p, const Field<bool>& source, const Fiel
   return broadcast(p, source, value, value);
 }
 
+// G on (distance, value) pairs, as ScaFi's block: the distance to the nearest source and its
+// value accumulated along the way (accumulate maps the neighbors' values to what they hand
+// over, entry by entry). One share of pairs folded to their lexicographic minimum, so among
+// equally near neighbors the smallest value wins. A device that no source reaches has
+// (+inf, value).
+template <class Accumulate>
+Field<Tuple<double, double>> nearestSource(Program& p, const Field<bool>& source,
+                                           const Field<double>& value, Accumulate&& accumulate) {
+  return p.aggregate("nearestSource", [&] {
+    const Field<Tuple<double, double>> unreached = p.tuple(p.constant(kInfinity), value);
+    return p.share(unreached, [&](const NbrField<Tuple<double, double>>& n) {
+      const NbrField<double> distance = get<0>(n) + p.edgeLength();
+      const auto best = p.tuple(distance, accumulate(get<1>(n))).excludeSelf().min();
+      const auto here = p.tuple(p.constant(0.0), value);
+      return p.mux(source, here, p.mux(get<0>(best) < kInfinity, best, unreached));
+    });
+  });
+}
+inline Field<Tuple<double, double>> nearestSource(Program& p, const Field<bool>& source,
+                                                  const Field<double>& value) {
+  return nearestSource(p, source, value, [](const NbrField<double>& v) { return v; });
+}
+// Its value alone: the broadcast of one share (lib::broadcast shares distance and value apart).
+inline Field<double> gradientCast(Program& p, const Field<bool>& source, const Field<double>& value) {
+  return get<1>(nearestSource(p, source, value));
+}
+
 // The neighbor a device hands its collected value to: the one nearest the source by hops,
 // the smallest id among equals; -1 at sources and where no source is reachable.
 inline Field<double> collectionParent(Program& p, const Field<double>& hops) {

@@ -268,4 +268,6 @@ Field<int> NbrField<T>::count() const {
 
 }  // namespace kfield
 
+#include "kfield/field/TupleOperators.hpp"
+
 #endif

@@ -6,6 +6,7 @@
 
 #include "kfield/field/Field.hpp"
 #include "kfield/field/TracedProgram.hpp"
+#include "kfield/field/Tuple.hpp"
 #include "kfield/field/impl/Bytecode.hpp"
 
 #include <limits>
@@ -38,6 +39,15 @@ class Program {
   Field<T> sense(const std::string& name) {
     return {this, senseOperand(name, sensorTypeOf<T>())};
   }
+  // A tuple field (a tuple neighbor field) of its components.
+  template <class... Ts>
+  Field<Tuple<Ts...>> tuple(const Field<Ts>&... parts) {
+    return Field<Tuple<Ts...>>(parts...);
+  }
+  template <class... Ts>
+  NbrField<Tuple<Ts...>> tuple(const NbrField<Ts>&... parts) {
+    return NbrField<Tuple<Ts...>>(parts...);
+  }
   Field<int> uid() { return {this, emit(impl::OpCode::Uid, "uid", {})}; }
   // A learnable value every device reads every round, the same on all devices; width > 1: a
   // vector of values (e.g. a small network's weights), one field per component. Set before a
@@ -50,16 +60,28 @@ class Program {
   // The neighbors' values of x (their last round's), and this device's current one.
   template <class T>
   NbrField<T> neighbors(const Field<T>& x) {
-    return NbrField<T>(this, neighborsExpression(x.operand_), false);
+    return NbrField<T>(this, neighborsExpressions({x.operand_})[0], false);
+  }
+  template <class... Ts>
+  NbrField<Tuple<Ts...>> neighbors(const Field<Tuple<Ts...>>& x) {
+    return nbrTupleOf<Ts...>(neighborsExpressions(operandsOf(x)), false);
   }
 
   // State kept from round to round: starts at init, then update(previous) each round.
   // Returns this round's value, update(previous).
   template <class T, class Update>
   Field<T> remember(const Field<T>& init, Update&& update) {
-    const auto [path, state, read] = beginRemember(init.operand_, "remember");
-    const Field<T> next = update(Field<T>(this, read));
-    endRemember(path, state, next.operand_);
+    const RememberScope scope = beginRemember({init.operand_}, "remember");
+    const Field<T> next = update(Field<T>(this, scope.reads[0]));
+    endRemember(scope, {next.operand_});
+    return next;
+  }
+  // A tuple kept whole: update gets and returns a field of the same tuple type.
+  template <class... Ts, class Update>
+  Field<Tuple<Ts...>> remember(const Field<Tuple<Ts...>>& init, Update&& update) {
+    const RememberScope scope = beginRemember(operandsOf(init), "remember");
+    const Field<Tuple<Ts...>> next = update(tupleOf<Ts...>(scope.reads));
+    endRemember(scope, operandsOf(next));
     return next;
   }
   template <class T, class Update>
@@ -72,9 +94,17 @@ class Program {
   // returns the new value, which is kept and shared. Information moves one hop per round.
   template <class T, class Update>
   Field<T> share(const Field<T>& init, Update&& update) {
-    const auto [path, shared] = beginShare(init.operand_);
-    const Field<T> next = update(NbrField<T>(this, shared, false));
-    endShare(path, shared, next.operand_);
+    const ShareScope scope = beginShare({init.operand_});
+    const Field<T> next = update(NbrField<T>(this, scope.shared[0], false));
+    endShare(scope, {next.operand_});
+    return next;
+  }
+  // A tuple shared whole (one call, one alignment): the G block's (distance, value) pairs.
+  template <class... Ts, class Update>
+  Field<Tuple<Ts...>> share(const Field<Tuple<Ts...>>& init, Update&& update) {
+    const ShareScope scope = beginShare(operandsOf(init));
+    const Field<Tuple<Ts...>> next = update(nbrTupleOf<Ts...>(scope.shared, false));
+    endShare(scope, operandsOf(next));
     return next;
   }
   template <class T, class Update>
@@ -110,6 +140,12 @@ class Program {
   template <class T>
   Field<T> mux(const Field<bool>& cond, const Field<T>& a, T b) {
     return mux(cond, a, constant(b));
+  }
+  // Component by component.
+  template <class... Ts>
+  Field<Tuple<Ts...>> mux(const Field<bool>& cond, const Field<Tuple<Ts...>>& a,
+                          const Field<Tuple<Ts...>>& b) {
+    return muxTuple(cond, a, b, std::index_sequence_for<Ts...>{});
   }
   // Entry by entry across the neighborhood.
   template <class T>
@@ -178,7 +214,40 @@ class Program {
   template <class T>
   TracedProgram finish(const Field<T>& output) {
     (void)sensorTypeOf<T>();  // refuses a result that is not a field of double, int or bool
-    return finishWith(output.operand_);
+    return finishWith({output.operand_});
+  }
+  template <class... Ts>
+  TracedProgram finish(const Field<Tuple<Ts...>>& output) {  // one output plane per component
+    return finishWith(operandsOf(output));
+  }
+
+  // Tuples to and from their components' operands (expressions).
+  template <class... Ts>
+  static std::vector<impl::Operand> operandsOf(const Field<Tuple<Ts...>>& t) {
+    return std::apply([](const auto&... p) { return std::vector<impl::Operand>{p.operand_...}; },
+                      t.parts_);
+  }
+  template <class... Ts>
+  Field<Tuple<Ts...>> tupleOf(const std::vector<impl::Operand>& v) {
+    return tupleOf<Ts...>(v, std::index_sequence_for<Ts...>{});
+  }
+  template <class... Ts, std::size_t... I>
+  Field<Tuple<Ts...>> tupleOf(const std::vector<impl::Operand>& v, std::index_sequence<I...>) {
+    return Field<Tuple<Ts...>>(Field<Ts>(this, v[I])...);
+  }
+  template <class... Ts>
+  NbrField<Tuple<Ts...>> nbrTupleOf(const std::vector<std::int32_t>& e, bool excludeSelf) {
+    return nbrTupleOf<Ts...>(e, excludeSelf, std::index_sequence_for<Ts...>{});
+  }
+  template <class... Ts, std::size_t... I>
+  NbrField<Tuple<Ts...>> nbrTupleOf(const std::vector<std::int32_t>& e, bool excludeSelf,
+                                    std::index_sequence<I...>) {
+    return NbrField<Tuple<Ts...>>(NbrField<Ts>(this, e[I], excludeSelf)...);
+  }
+  template <class... Ts, std::size_t... I>
+  Field<Tuple<Ts...>> muxTuple(const Field<bool>& cond, const Field<Tuple<Ts...>>& a,
+                               const Field<Tuple<Ts...>>& b, std::index_sequence<I...>) {
+    return Field<Tuple<Ts...>>(mux(cond, a.template get<I>(), b.template get<I>())...);
   }
 
   struct Level {
@@ -194,10 +263,15 @@ class Program {
     std::string path;
     std::int32_t savedContext;
   };
+  // A remember or share of one value or of a tuple's components (one plane each).
   struct RememberScope {
     std::string path;
-    std::int32_t state;
-    impl::Operand read;
+    std::vector<std::int32_t> states;
+    std::vector<impl::Operand> reads;
+  };
+  struct ShareScope {
+    std::string path;
+    std::vector<std::int32_t> shared;  // the neighbor-field expressions, one per component
   };
 
   std::string call(const std::string& name);  // the path of a new call here
@@ -206,12 +280,15 @@ class Program {
   void popLevel();
   void claimPath(const std::string& path);
   impl::Operand senseOperand(const std::string& name, SensorType type);
-  std::int32_t neighborsExpression(impl::Operand x);
-  RememberScope beginRemember(impl::Operand init, const char* name);
+  std::vector<std::int32_t> neighborsExpressions(const std::vector<impl::Operand>& x);
+  RememberScope beginRemember(const std::vector<impl::Operand>& init, const char* name);
+  void endRemember(const RememberScope& scope, const std::vector<impl::Operand>& next);
   std::int32_t addExport(const std::string& path, impl::Operand value, std::int32_t index);
-  std::pair<std::string, std::int32_t> beginShare(impl::Operand init);
-  void endShare(const std::string& path, std::int32_t shared, impl::Operand next);
-  void endRemember(const std::string& path, std::int32_t state, impl::Operand next);
+  ShareScope beginShare(const std::vector<impl::Operand>& init);
+  void endShare(const ShareScope& scope, const std::vector<impl::Operand>& next);
+  std::vector<impl::Operand> lexicographicFold(impl::FoldCode code,
+                                               const std::vector<std::int32_t>& expressions,
+                                               bool excludeSelf);
   BranchScope beginBranch(impl::Operand cond);
   void enterSide(const BranchScope& scope, bool left);
   void endBranch(const BranchScope& scope);
@@ -222,7 +299,7 @@ class Program {
                      graph::Node& node) const;
   std::int32_t addExpression(const impl::NbrExpression& e);
   std::string keyOf(impl::Operand v) const;
-  TracedProgram finishWith(impl::Operand output);
+  TracedProgram finishWith(const std::vector<impl::Operand>& outputs);
   bool keyed() const { return mask_ >= 0 || context_ >= 0; }
 
   std::string name_;

@@ -53,6 +53,7 @@ struct TracedProgram {
   std::vector<PlaneInfo> exports;
   std::vector<PlaneInfo> states;
   std::vector<ParameterInfo> parameters;
+  std::int32_t outputWidth = 1;  // a tuple result: one output plane per component
 
   // What rounds replay: operations over scratch slots (value ids mapped to reusable slots).
   std::vector<impl::Op> ops;
@@ -69,6 +70,11 @@ struct TracedProgram {
   std::int32_t parameterIndex(const std::string& name) const;  // -1 if it has none of that name
   std::int32_t parameterWidth() const;  // all parameters' values together
 };
+
+// The graph's name of output component c of a program with `width` of them: "output" for a
+// single value, "output/@c" for a tuple's components.
+std::string outputPlane(std::int32_t c, std::int32_t width);
+std::vector<std::string> outputPlanes(const TracedProgram& program);
 
 // The traced graph with its paths, planes and node kinds.
 std::string describe(const TracedProgram& program);

@@ -73,7 +73,8 @@ class BasicSimulation {
   // at most maxRounds more; returns the rounds each sample ran in this call.
   std::vector<std::int64_t> runUntilStable(std::int64_t maxRounds);
 
-  // The program's output, devices x samples, in sample order.
+  // The program's output, devices x samples, in sample order; of a tuple-valued program,
+  // (width x devices) x samples: component c of device d in row c * devices + d.
   HostPlane output() const;
 
   std::int64_t devices() const { return devices_; }
@@ -168,7 +169,8 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   };
   const auto rows = impl::RoundPlanes<Memory>::rows(
       static_cast<std::size_t>(devices_), program_.sensors.size(), program_.exports.size(),
-      anyKeyed(program_.exports), program_.states.size(), anyKeyed(program_.states));
+      anyKeyed(program_.exports), program_.states.size(), anyKeyed(program_.states),
+      static_cast<std::size_t>(program_.outputWidth));
   checkSizes(rows);
   const bool readsLengths =
       std::any_of(program_.entries.begin(), program_.entries.end(),
@@ -445,8 +447,9 @@ void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
 template <class ExecSpace>
 HostPlane BasicSimulation<ExecSpace>::output() const {
   auto positioned = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), planes_.output);
-  HostPlane result("kfield::sim::output_host", devices_, samples_);
-  for (std::int64_t d = 0; d < devices_; ++d) {
+  const auto rows = static_cast<std::int64_t>(positioned.extent(0));
+  HostPlane result("kfield::sim::output_host", rows, samples_);
+  for (std::int64_t d = 0; d < rows; ++d) {
     for (std::int64_t p = 0; p < samples_; ++p) result(d, sampleAt_[p]) = positioned(d, p);
   }
   return result;

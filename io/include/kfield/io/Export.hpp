@@ -23,16 +23,18 @@ namespace kfield::io {
 
 class SimulationExport {
  public:
-  // `field` names the dataset (/fields/<field>); rows are devices, columns samples. `deflate`:
-  // zlib's level for the fields, 0 (off: fastest) to 9; chunks are compressed on every host
-  // thread.
+  // `field` names the dataset (/fields/<field>); rows are devices, columns samples (of a
+  // tuple-valued field, `components` blocks of device rows, as Simulation::output gives them).
+  // `deflate`: zlib's level for the fields, 0 (off: fastest) to 9; chunks are compressed on
+  // every host thread.
   SimulationExport(const std::string& path, const Network& network, const std::string& program,
-                   std::int64_t samples, const std::string& field = "output", int deflate = 1);
+                   std::int64_t samples, const std::string& field = "output", int deflate = 1,
+                   std::int64_t components = 1);
   ~SimulationExport();  // unfinished: the partial file is removed, PATH untouched
   SimulationExport(const SimulationExport&) = delete;
   SimulationExport& operator=(const SimulationExport&) = delete;
 
-  // The field after `round` rounds (devices x samples): one more snapshot.
+  // The field after `round` rounds ((components x devices) x samples): one more snapshot.
   void append(std::int64_t round, const HostPlane& field);
   std::int64_t snapshots() const;
   // Adds /restart: the carry (sim.carry()) and the identity of the program and network, so

@@ -90,7 +90,8 @@ PassRows passRows(const PassSetup<ExecSpace>& setup) {
   const auto devices = static_cast<std::uint64_t>(setup.network.devices());
   PassRows r;
   r.planes = kfield::impl::RoundPlanes<Kokkos::HostSpace>::rows(
-      devices, p.sensors.size(), p.exports.size(), anyKeyed(p.exports), p.states.size(), anyKeyed(p.states));
+      devices, p.sensors.size(), p.exports.size(), anyKeyed(p.exports), p.states.size(), anyKeyed(p.states),
+      static_cast<std::uint64_t>(p.outputWidth));
   const auto& pl = r.planes;
   using kfield::impl::product;
   using kfield::impl::total;

@@ -109,7 +109,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   };
   Kokkos::deep_copy(sim.planes_.sensors, byPosition(setup.sensors, "kfield::diff::sensors_pass"));
   sim.sensorsDirty_ = false;
-  Plane<Memory> target("kfield::diff::target", devices, n);
+  const std::int64_t outputRows = program.outputWidth * devices;
+  Plane<Memory> target("kfield::diff::target", outputRows, n);
   Kokkos::deep_copy(target, byPosition(setup.target, "kfield::diff::target_pass"));
 
   auto& planes = sim.planes_;
@@ -178,9 +179,10 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       },
       [&](idx_t j, idx_t) { sim.round(live[j], false, j + 1 == S || live[j + 1] < live[j]); });
 
-  Plane<Memory> terms("kfield::diff::loss_terms", devices, n);
+  // A tuple output's loss: one canonical sum over its components' rows.
+  Plane<Memory> terms("kfield::diff::loss_terms", outputRows, n);
   lossTerms(space, planes.output, target, setup.outputLoss, terms);
-  const auto losses = deviceSums(space, terms, 1, devices);
+  const auto losses = deviceSums(space, terms, 1, outputRows);
   for (std::int64_t p = 0; p < n; ++p) result.sampleLoss[first + order[p]] = losses(0, p);
 
   // The reverse.

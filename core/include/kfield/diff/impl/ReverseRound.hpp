@@ -133,7 +133,7 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
   Plane<Memory> parameterAdjoint;  // parameter value x device rows, summed over rounds
   Plane<Memory> sensorAdjoint;     // differentiated sensor x device rows, summed over rounds
   Kokkos::View<const int*, Memory> sensorRow;  // per sensor: its block in sensorAdjoint, or -1
-  Plane<Memory> target;                        // device rows: the squared error's target
+  Plane<Memory> target;  // output component x device rows: the squared error's target
   LossKind loss = LossKind::SquaredError;
   std::int64_t liveNext = 0;  // samples at positions >= liveNext end with this round
 
@@ -267,7 +267,8 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
         return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
           if (s < liveNext) return;
           const double y = value(op.a, e);
-          addA(e, loss == LossKind::SquaredError ? 2.0 * (y - target(d, s)) : 1.0);
+          const double t = loss == LossKind::SquaredError ? target(op.plane * fwd.devices + d, s) : 0.0;
+          addA(e, loss == LossKind::SquaredError ? 2.0 * (y - t) : 1.0);
         });
       case OpCode::Fold: return fold(team, op, index, first, count);
       default: return;  // comparisons, logic, uid, contexts: no gradient

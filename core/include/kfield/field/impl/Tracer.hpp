@@ -9,6 +9,8 @@
 #include "kfield/field/impl/Bytecode.hpp"
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace kfield::impl {
 
@@ -55,6 +57,19 @@ struct Tracer {
   template <class R, class T>
   static Field<R> fold(FoldCode code, const NbrField<T>& f, bool excludeSelf) {
     return {f.program_, f.program_->fold(code, f.expression_, excludeSelf)};
+  }
+
+  // The lexicographic min or max of a tuple neighbor field (Program::lexicographicFold).
+  template <class... Ts>
+  static Field<Tuple<Ts...>> lexicographic(FoldCode code, const NbrField<Tuple<Ts...>>& f) {
+    return lexicographic(code, f, std::index_sequence_for<Ts...>{});
+  }
+  template <class... Ts, std::size_t... I>
+  static Field<Tuple<Ts...>> lexicographic(FoldCode code, const NbrField<Tuple<Ts...>>& f,
+                                           std::index_sequence<I...>) {
+    Program& p = f.program();
+    const std::vector<std::int32_t> expressions{f.template get<I>().expression_...};
+    return p.template tupleOf<Ts...>(p.lexicographicFold(code, expressions, f.excludesSelf()));
   }
 };
 

@@ -334,7 +334,7 @@ struct RoundKernel {
       }
       case OpCode::Output: {
         if (!writeOutput) return;
-        const PlaneRows result = rows(planes.output, 0);
+        const PlaneRows result = rows(planes.output, base);  // component op.plane
         return withA([&](const auto& a) {
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
             if (track) noteChange(result(d, s), a(e), s);

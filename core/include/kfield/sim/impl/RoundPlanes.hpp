@@ -18,7 +18,7 @@ struct RoundPlanes {
   Plane<Memory> exportsNow, exportsPrev;    // export x device: this round's and last round's
   Plane<Memory> presenceNow, presencePrev;  // keys of conditional exports (empty if none)
   Plane<Memory> states, stateKeys;          // state x device, and keys of conditional states
-  Plane<Memory> output;                     // device rows
+  Plane<Memory> output;                     // output component x device rows
 
   // Rows of each plane a program needs; `keyed...`: whether any export or state is
   // conditional. Counted before anything is allocated.
@@ -29,13 +29,14 @@ struct RoundPlanes {
     }
   };
   static Rows rows(std::size_t devices, std::size_t sensorCount, std::size_t exportCount,
-                   bool keyedExports, std::size_t stateCount, bool keyedStates) {
+                   bool keyedExports, std::size_t stateCount, bool keyedStates,
+                   std::size_t outputWidth) {
     return {sensorCount * devices,
             exportCount * devices,
             keyedExports ? exportCount * devices : 0,
             stateCount * devices,
             keyedStates ? stateCount * devices : 0,
-            devices};
+            outputWidth * devices};
   }
 
   RoundPlanes() = default;
