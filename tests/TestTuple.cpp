@@ -72,9 +72,10 @@ std::vector<double> lexicographicRef(const Network& net, std::int64_t d, std::in
   return best;
 }
 
+// Folded in one pass (RoundKernel::lexicographicFold; one sample and several take different
+// loops), the same bits as component by component.
 template <class Space>
-void expectLexicographicFolds(const Network& net) {
-  constexpr std::int64_t kSamples = 3;
+void expectLexicographicFolds(const Network& net, std::int64_t kSamples) {
   for (const bool max : {false, true}) {
     for (const bool exclude : {false, true}) {
       const auto program = trace([&](Program& p) {
@@ -101,8 +102,40 @@ void expectLexicographicFolds(const Network& net) {
 }
 
 TYPED_TEST(Tuples, NeighborTuplesFoldLexicographically) {
-  expectLexicographicFolds<TypeParam>(Network::grid(9, 7));
-  expectLexicographicFolds<TypeParam>(Network::randomGeometric(300, 1.8, 12));
+  for (const std::int64_t samples : {1, 3}) {
+    expectLexicographicFolds<TypeParam>(Network::grid(9, 7), samples);
+    expectLexicographicFolds<TypeParam>(Network::randomGeometric(300, 1.8, 12), samples);
+  }
+}
+
+// Inside a branch a tuple's exports are conditional: a device folds only the neighbors that
+// took its side (each component's export checked).
+TYPED_TEST(Tuples, FoldsInsideABranchSeeOnlyTheirSide) {
+  const Network net = Network::randomGeometric(300, 1.8, 5);
+  constexpr std::int64_t kSamples = 2;
+  const auto program = trace([](Program& p) {
+    const auto x = p.sense<double>("x");
+    const auto y = toDouble(p.sense<int>("y"));
+    return p.branch(
+        x < 1.5, [&] { return p.neighbors(p.tuple(x, y)).excludeSelf().min(); },
+        [&] { return p.neighbors(p.tuple(y, x)).max(); });
+  });
+  const HostPlane out = runOn<TypeParam>(program, net, kSamples, 2);
+  const std::int64_t n = net.devices();
+  for (std::int64_t d = 0; d < n; ++d) {
+    for (std::int64_t s = 0; s < kSamples; ++s) {
+      const bool left = tied(0, d, s) < 1.5;
+      std::tuple<double, double> best{left ? kInf : -kInf, left ? kInf : -kInf};
+      for (std::int64_t j : net.neighborsOf(d)) {
+        if ((tied(0, j, s) < 1.5) != left || (left && j == d)) continue;
+        const std::tuple<double, double> v =
+            left ? std::make_tuple(tied(0, j, s), tied(1, j, s)) : std::make_tuple(tied(1, j, s), tied(0, j, s));
+        if (left ? v < best : best < v) best = v;
+      }
+      EXPECT_EQ(bitsOf(out(d, s)), bitsOf(std::get<0>(best))) << "device " << d << ", sample " << s;
+      EXPECT_EQ(bitsOf(out(n + d, s)), bitsOf(std::get<1>(best))) << "device " << d << ", sample " << s;
+    }
+  }
 }
 
 // An isolated device excluding itself folds nothing: +inf (min) in every component.

@@ -120,12 +120,40 @@ void numberValues(TracedProgram& t) {
   t.valueSlots = slots;
 }
 
+// A lexicographic fold's components are consecutive plain folds in the trace (a live one
+// needs those before it, so the kept ones are a prefix). In a round's ops the first becomes
+// one fold over every component's own entry program, in one pass over the neighbors
+// (RoundKernel::lexicographicFold), and the others FoldComponent ops naming the slots it
+// writes. Safe to write them all at the first: no value dies inside the group (the last
+// component's fold reads every component's entries and the results before it), so their slots
+// were free before it. The reversal's valueOps keep the plain folds: the same bits.
+void fuseLexicographicFolds(TracedProgram& t) {
+  for (std::size_t i = 0; i < t.ops.size(); ++i) {
+    if (t.ops[i].code != OpCode::Fold || t.ops[i].component != 0) continue;
+    std::size_t width = 1;
+    while (i + width < t.ops.size() && t.ops[i + width].code == OpCode::Fold &&
+           t.ops[i + width].component == static_cast<std::int32_t>(width)) {
+      ++width;
+    }
+    if (width < 2 || width > std::size_t(kMaxLexicographicComponents)) continue;
+    for (std::size_t k = 0; k < width; ++k) {
+      Op& op = t.ops[i + k];
+      op.entryBegin = op.componentBegin;
+      op.entryCount = op.componentCount;
+      if (k > 0) op.code = OpCode::FoldComponent;
+    }
+    t.ops[i].lexicographic = static_cast<std::int32_t>(width);
+    i += width - 1;
+  }
+}
+
 }  // namespace
 
 void compileTrace(TracedProgram& t) {
   dropDeadOps(t);
   numberValues(t);
   allocateSlots(t);
+  fuseLexicographicFolds(t);
 }
 
 }  // namespace kfield::impl

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace kfield {
 
@@ -254,11 +255,13 @@ std::int32_t Program::nbrLocal(Operand value) {
   return addExpression(e);
 }
 
-Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool excludeSelf) {
-  // The expression DAG in post order, each node once: register i is entry i's result.
+// An expression DAG as an entry program in post order, each node once (register i is entry
+// i's result), appended to the program's entries: its first entry and count. The node gets the
+// planes it reads.
+std::pair<std::int32_t, std::int32_t> Program::compileEntries(std::int32_t expression,
+                                                              graph::Node& node) {
   std::map<std::int32_t, std::int32_t> registerOf;
   std::vector<impl::EntryOp> program;
-  graph::Node node{"", "", {}, {}, false};
   auto visit = [&](auto&& self, std::int32_t e) -> std::int32_t {
     const auto found = registerOf.find(e);
     if (found != registerOf.end()) return found->second;
@@ -291,13 +294,18 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
     return registerOf[e] = static_cast<std::int32_t>(program.size() - 1);
   };
   visit(visit, expression);
+  const auto begin = static_cast<std::int32_t>(traced_.entries.size());
+  traced_.entries.insert(traced_.entries.end(), program.begin(), program.end());
+  return {begin, static_cast<std::int32_t>(program.size())};
+}
+
+Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool excludeSelf) {
+  graph::Node node{"", "", {}, {}, false};
   Op op;
   op.code = OpCode::Fold;
   op.fold = code;
   op.excludeSelf = excludeSelf ? 1 : 0;
-  op.entryBegin = static_cast<std::int32_t>(traced_.entries.size());
-  op.entryCount = static_cast<std::int32_t>(program.size());
-  traced_.entries.insert(traced_.entries.end(), program.begin(), program.end());
+  std::tie(op.entryBegin, op.entryCount) = compileEntries(expression, node);
   static const char* names[] = {"fold.min",   "fold.max", "fold.sum", "fold.count",
                                 "self",       "fold.any", "fold.all"};
   node.kind = std::string(names[int(code)]) + (excludeSelf ? ".exclude_self" : "");
@@ -346,6 +354,12 @@ std::vector<Operand> Program::lexicographicFold(impl::FoldCode code,
     const std::int32_t candidates =
         tied < 0 ? e : nbrCombine(EntryCode::Mux, tied, e, nbrLocal(Operand{-1, identity}));
     result.push_back(fold(code, candidates, excludeSelf));
+    // What a round runs instead (impl::compileTrace): one pass over the neighbors that
+    // evaluates each component's own entry program, with the same bits.
+    Op& folded = traced_.ops.back();
+    folded.component = static_cast<std::int32_t>(result.size() - 1);
+    graph::Node unused;
+    std::tie(folded.componentBegin, folded.componentCount) = compileEntries(e, unused);
     if (result.size() == expressions.size()) break;
     const std::int32_t equal = nbrCombine(EntryCode::Equal, e, nbrLocal(result.back()));
     tied = tied < 0 ? equal : nbrCombine(EntryCode::And, tied, equal);

@@ -211,6 +211,8 @@ class Program {
                           std::int32_t c = -1);
   std::int32_t nbrLocal(impl::Operand value);
   impl::Operand fold(impl::FoldCode code, std::int32_t expression, bool excludeSelf);
+  std::pair<std::int32_t, std::int32_t> compileEntries(std::int32_t expression,
+                                                       graph::Node& node);
   template <class T>
   TracedProgram finish(const Field<T>& output) {
     (void)sensorTypeOf<T>();  // refuses a result that is not a field of double, int or bool

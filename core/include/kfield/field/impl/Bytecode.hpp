@@ -52,7 +52,10 @@ enum class OpCode : std::int32_t {
   ShiftRight,
   BitNot,
   Floor,  // out = f(a), no gradient
-  Ceil
+  Ceil,
+  // A component of the lexicographic fold that precedes it in a round's ops: that fold writes
+  // it, so it does nothing itself (only in TracedProgram::ops; valueOps keep plain folds).
+  FoldComponent
 };
 
 // Self: own entry only. Any, All: of boolean entries (exact 1 is true); empty: 0 and 1.
@@ -76,7 +79,18 @@ struct Op {
   std::int32_t excludeSelf = 0;
   std::int32_t entryBegin = 0;  // Fold: its entry program, in the entry op list
   std::int32_t entryCount = 0;
+  // Fold k of a lexicographic fold (Program::lexicographicFold): component = k, and the
+  // component's own entry program (its fold reads only the entries tied so far). In a round's
+  // ops, the first component's fold does them all: lexicographic = how many components follow
+  // it as FoldComponent ops, plus itself.
+  std::int32_t component = -1;
+  std::int32_t componentBegin = 0, componentCount = 0;
+  std::int32_t lexicographic = 0;
 };
+
+// The most components one lexicographic fold evaluates in one pass (wider ones fold
+// component by component).
+constexpr int kMaxLexicographicComponents = 8;
 
 // One step of a fold's entry program, evaluated for each (device, neighbor) pair; step i's
 // result is register i of the program.

@@ -73,7 +73,11 @@ struct RoundKernel {
       const std::int64_t stride = taped ? devices * live : tileDevices * live;
       double* scratch = taped ? tape.data() + first * live : own;
       for (int i = 0; i < opCount; ++i) {
-        run(team, ops(i), scratch, stride, first, count);
+        if (ops(i).lexicographic > 1) {
+          lexicographicFold(team, i, scratch, stride, first, count);
+        } else {
+          run(team, ops(i), scratch, stride, first, count);
+        }
         team.team_barrier();
       }
     }
@@ -228,6 +232,7 @@ struct RoundKernel {
         });
       }
       case OpCode::Fold: return fold(team, op, scratch, stride, first, count);
+      case OpCode::FoldComponent: return;  // written by the lexicographic fold before it
       default: break;
     }
     perDevice(team, op, scratch, stride, first, count);
@@ -571,6 +576,260 @@ struct RoundKernel {
         });
       }
     });
+  }
+
+  // The lexicographic min or max of ops(index) and the FoldComponent ops after it, in one pass
+  // in CSR order: each entry's components are compared in turn, and one that is better where
+  // all before it are equal replaces the result from there on. The same bits as the plain
+  // folds the trace holds (Program::lexicographicFold): component k's result is the fold of
+  // the entries equal to the results before it, and a neighbor takes part in component k when
+  // it is aligned for the exports of components 0 to k.
+  KOKKOS_INLINE_FUNCTION void lexicographicFold(const Team& team, int index, double* scratch,
+                                                std::int64_t stride, std::int64_t first,
+                                                std::int64_t count) const {
+    const Op& op = ops(index);
+    const int width = op.lexicographic;
+    const bool isMax = op.fold == FoldCode::Max;
+    const double init = initialOf(op.fold);
+    int form[kMaxLexicographicComponents];
+    bool keyed = false;
+    for (int c = 0; c < width; ++c) {
+      const Op& part = ops(index + c);
+      form[c] = fusedForm(part);
+      for (int r = 0; r < part.entryCount; ++r) {
+        const EntryOp& x = entries(part.entryBegin + r);
+        keyed = keyed || (x.code == EntryCode::Neighbor && x.keyed != 0);
+      }
+    }
+    if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {
+      bool fused = !keyed && !anyFresh && width <= 4;
+      for (int c = 0; c < width; ++c) fused = fused && form[c] != 0;
+      if (fused) {
+        (void)team;
+        if (width == 2) return fusedLexicographicFold<2>(index, scratch, stride, first, count);
+        if (width == 3) return fusedLexicographicFold<3>(index, scratch, stride, first, count);
+        return fusedLexicographicFold<4>(index, scratch, stride, first, count);
+      }
+    }
+    threads(team, count, [&](std::int64_t dl) {
+      const std::int64_t d = first + dl;
+      lanes(team, live, [&](std::int64_t s) {
+        for (int c = 0; c < width; ++c) scratch[ops(index + c).out * stride + dl * live + s] = init;
+      });
+      for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
+        const std::int64_t j = net.neighbors(k);
+        const bool self = j == d;
+        if (self && op.excludeSelf != 0) continue;
+        lanes(team, live, [&](std::int64_t s) {
+          const std::int64_t e = dl * live + s;
+          const int reach = self                ? width
+                            : fresh(s) != 0     ? 0
+                            : keyed             ? alignedComponents(index, width, d, j, s)
+                                                : width;
+          bool replaced = false;
+          for (int c = 0; c < reach; ++c) {
+            const Op& part = ops(index + c);
+            const double v = componentValue(part, form[c], scratch, stride, d, j, k, s, e);
+            double& best = scratch[part.out * stride + e];
+            if (replaced) {
+              best = isMax ? (init < v ? v : init) : (v < init ? v : init);
+            } else if (isMax ? best < v : v < best) {
+              best = v;
+              replaced = true;
+            } else if (!(v == best)) {
+              return;
+            }
+          }
+          for (int c = reach; replaced && c < width; ++c) scratch[ops(index + c).out * stride + e] = init;
+        });
+      }
+    });
+  }
+
+  // The common case on host backends: every component a neighbor's unconditional export (op
+  // an edge length or a constant), no sample in its first round, 2 to 4 components. The
+  // neighbor loop reads everything from locals; a component's entries are formed for a block
+  // of samples, then merged without a branch, so both sample loops vectorise. One sample:
+  // the results stay in registers.
+  // What the fused lexicographic fold's loops read, in locals.
+  template <int W>
+  struct LexicographicParts {
+    bool isMax, excludeSelf;
+    double init;
+    std::int64_t ps;  // export planes' row stride
+    const double* prev[W];
+    const double* now[W];
+    const double* own[W];  // the device's own entry when not its export (a share's last value)
+    double* out[W];
+    EntryCode code[W];  // Neighbor: the export itself; else code(export, edge or constant)
+    double constant[W];
+    bool edge[W];
+    // An entry's component c from its export value x and the edge's length.
+    KOKKOS_INLINE_FUNCTION double form(int c, double x, double length) const {
+      const double y = edge[c] ? length : constant[c];
+      return code[c] == EntryCode::Neighbor ? x
+             : code[c] == EntryCode::Add    ? x + y  // the gradients' distance + length
+                                            : entryOperation(code[c], x, y);
+    }
+  };
+
+  template <int W>
+  KOKKOS_INLINE_FUNCTION LexicographicParts<W> lexicographicParts(int index, double* scratch,
+                                                                  std::int64_t stride) const {
+    LexicographicParts<W> p;
+    const Op& op = ops(index);
+    p.isMax = op.fold == FoldCode::Max;
+    p.excludeSelf = op.excludeSelf != 0;
+    p.init = initialOf(op.fold);
+    p.ps = static_cast<std::int64_t>(planes.exportsPrev.stride(0));
+    for (int c = 0; c < W; ++c) {
+      const Op& part = ops(index + c);
+      const EntryOp& v = entries(part.entryBegin);
+      p.prev[c] = planes.exportsPrev.data() + v.plane * devices * p.ps;
+      p.now[c] = planes.exportsNow.data() + v.plane * devices * p.ps;
+      p.own[c] = v.slot >= 0 ? scratch + v.slot * stride : nullptr;
+      p.out[c] = scratch + part.out * stride;
+      const bool binary = part.entryCount == 3;
+      p.code[c] = binary ? entries(part.entryBegin + 2).code : EntryCode::Neighbor;
+      p.edge[c] = binary && entries(part.entryBegin + 1).code == EntryCode::EdgeLength;
+      p.constant[c] = binary ? entries(part.entryBegin + 1).constant : 0.0;
+    }
+    return p;
+  }
+
+  // The common case on host backends: every component a neighbor's unconditional export (op
+  // an edge length or a constant), no sample in its first round, 2 to 4 components. The
+  // neighbor loop reads everything from locals. One sample: the results stay in registers,
+  // each entry merged without a branch.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION void fusedLexicographicFold(int index, double* scratch, std::int64_t stride,
+                              std::int64_t first, std::int64_t count) const {
+    const LexicographicParts<W> p = lexicographicParts<W>(index, scratch, stride);
+    if (live > 1) return fusedLexicographicFoldSamples(p, first, count);
+    const std::int64_t* offsets = net.offsets.data();
+    const std::int32_t* neighbors = net.neighbors.data();
+    const double* lengths = net.lengths.data();
+    for (std::int64_t dl = 0; dl < count; ++dl) {
+      const std::int64_t d = first + dl;
+      double best[W];
+      for (int c = 0; c < W; ++c) best[c] = p.init;
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        const bool self = j == d;
+        if (self && p.excludeSelf) continue;
+        const double length = lengths != nullptr ? lengths[k] : 0.0;
+        bool replaced = false, tied = true;
+        for (int c = 0; c < W; ++c) {  // best after one more entry, from the first better one
+          const double v = p.form(c, !self ? p.prev[c][j * p.ps] : p.own[c] ? p.own[c][dl] : p.now[c][d * p.ps],
+                                  length);
+          const bool better = tied && (p.isMax ? best[c] < v : v < best[c]);
+          const double reset = p.isMax ? (p.init < v ? v : p.init) : (v < p.init ? v : p.init);
+          tied = tied && v == best[c];
+          best[c] = replaced ? reset : better ? v : best[c];
+          replaced = replaced || better;
+        }
+      }
+      for (int c = 0; c < W; ++c) p.out[c][dl] = best[c];
+    }
+  }
+
+  // Several samples: a component's entries are formed for a block of samples, then merged a
+  // component at a time without a branch, so both sample loops vectorise.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION void fusedLexicographicFoldSamples(const LexicographicParts<W>& p, std::int64_t first,
+                                     std::int64_t count) const {
+    constexpr std::int64_t kBlock = 64;
+    const std::int64_t* offsets = net.offsets.data();
+    const std::int32_t* neighbors = net.neighbors.data();
+    const double* lengths = net.lengths.data();
+    const std::int64_t n = live, ps = p.ps;
+    const double init = p.init;
+    for (std::int64_t dl = 0; dl < count; ++dl) {
+      const std::int64_t d = first + dl;
+      for (int c = 0; c < W; ++c) {
+        double* o = p.out[c] + dl * n;
+        for (std::int64_t s = 0; s < n; ++s) o[s] = init;
+      }
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        const bool self = j == d;
+        if (self && p.excludeSelf) continue;
+        const double length = lengths != nullptr ? lengths[k] : 0.0;
+        for (std::int64_t s0 = 0; s0 < n; s0 += kBlock) {
+          const std::int64_t m = n - s0 < kBlock ? n - s0 : kBlock;
+          double formed[W][kBlock];
+          const double* v[W];  // the entries: the export itself, or formed from it
+          for (int c = 0; c < W; ++c) {
+            const double* x = !self ? p.prev[c] + j * ps + s0
+                              : p.own[c] ? p.own[c] + dl * n + s0
+                                       : p.now[c] + d * ps + s0;
+            const double y = p.edge[c] ? length : p.constant[c];
+            double* vc = formed[c];
+            v[c] = p.code[c] == EntryCode::Neighbor ? x : vc;
+            switch (p.code[c]) {  // one loop per form, nothing decided inside
+              case EntryCode::Neighbor: break;
+              case EntryCode::Add:
+                for (std::int64_t s = 0; s < m; ++s) vc[s] = x[s] + y;
+                break;
+              default:
+                for (std::int64_t s = 0; s < m; ++s) vc[s] = entryOperation(p.code[c], x[s], y);
+            }
+          }
+          // merge, a component at a time over the block (int64 flags: vectorised with the
+          // doubles they select).
+          std::int64_t replaced[kBlock], tied[kBlock];
+          for (std::int64_t s = 0; s < m; ++s) replaced[s] = 0, tied[s] = 1;
+          for (int c = 0; c < W; ++c) {
+            double* KOKKOS_RESTRICT o = p.out[c] + dl * n + s0;
+            const double* KOKKOS_RESTRICT x = v[c];
+            if (p.isMax) {
+              for (std::int64_t s = 0; s < m; ++s) {
+                const double best = o[s], e = x[s];
+                const std::int64_t better = tied[s] & std::int64_t(best < e);
+                tied[s] &= std::int64_t(e == best);
+                o[s] = replaced[s] ? (init < e ? e : init) : better ? e : best;
+                replaced[s] |= better;
+              }
+            } else {
+              for (std::int64_t s = 0; s < m; ++s) {
+                const double best = o[s], e = x[s];
+                const std::int64_t better = tied[s] & std::int64_t(e < best);
+                tied[s] &= std::int64_t(e == best);
+                o[s] = replaced[s] ? (e < init ? e : init) : better ? e : best;
+                replaced[s] |= better;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // How many leading components of a lexicographic fold neighbor j is aligned with.
+  KOKKOS_INLINE_FUNCTION int alignedComponents(int index, int width, std::int64_t d,
+                                               std::int64_t j, std::int64_t s) const {
+    for (int c = 0; c < width; ++c) {
+      if (!aligned(ops(index + c), d, j, s)) return c;
+    }
+    return width;
+  }
+
+  // A component's entry for neighbor j (entry k of the row): its fused form read directly,
+  // any other interpreted.
+  KOKKOS_INLINE_FUNCTION double componentValue(const Op& part, int form, const double* scratch,
+                                               std::int64_t stride, std::int64_t d,
+                                               std::int64_t j, std::int64_t k, std::int64_t s,
+                                               std::int64_t e) const {
+    if (form == 0) return entryValue(part, scratch, stride, d, j, k, s, e);
+    const EntryOp& v = entries(part.entryBegin);
+    const std::int64_t row = v.plane * devices;
+    const double x = j != d        ? planes.exportsPrev(row + j, s)
+                     : v.slot >= 0 ? scratch[v.slot * stride + e]
+                                   : planes.exportsNow(row + d, s);
+    if (form == 1) return x;
+    const EntryOp &operand = entries(part.entryBegin + 1), &op = entries(part.entryBegin + 2);
+    return entryOperation(op.code, x,
+                          operand.code == EntryCode::EdgeLength ? net.lengths(k) : operand.constant);
   }
 
   KOKKOS_INLINE_FUNCTION double entryValue(const Op& op, const double* scratch, std::int64_t stride,
