@@ -782,22 +782,19 @@ struct RoundKernel {
           for (int c = 0; c < W; ++c) {
             double* KOKKOS_RESTRICT o = p.out[c] + dl * n + s0;
             const double* KOKKOS_RESTRICT x = v[c];
+            auto merge = [&](const auto& better) {  // better(entry, best): a strict order
+              for (std::int64_t s = 0; s < m; ++s) {
+                const double best = o[s], e = x[s];
+                const std::int64_t improves = tied[s] & std::int64_t(better(e, best));
+                tied[s] &= std::int64_t(e == best);
+                o[s] = replaced[s] ? (better(e, init) ? e : init) : improves ? e : best;
+                replaced[s] |= improves;
+              }
+            };
             if (p.isMax) {
-              for (std::int64_t s = 0; s < m; ++s) {
-                const double best = o[s], e = x[s];
-                const std::int64_t better = tied[s] & std::int64_t(best < e);
-                tied[s] &= std::int64_t(e == best);
-                o[s] = replaced[s] ? (init < e ? e : init) : better ? e : best;
-                replaced[s] |= better;
-              }
+              merge([](double e, double best) { return best < e; });
             } else {
-              for (std::int64_t s = 0; s < m; ++s) {
-                const double best = o[s], e = x[s];
-                const std::int64_t better = tied[s] & std::int64_t(e < best);
-                tied[s] &= std::int64_t(e == best);
-                o[s] = replaced[s] ? (e < init ? e : init) : better ? e : best;
-                replaced[s] |= better;
-              }
+              merge([](double e, double best) { return e < best; });
             }
           }
         }
