@@ -7,6 +7,7 @@
 #include <kfield/sim/Simulation.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace kfield::test {
@@ -144,6 +145,40 @@ TEST(Trace, DuplicatePathsAndBadNamesAreRefused) {
               return p.sense<double>("x");
             }),
             "kfield::trace: sensor 'x' is read with two different types");
+}
+
+// A neighbor field belongs to the branch side or align block that read it: folded in another
+// (it leaked out of a side, or came in from outside) it is refused when traced, naming both.
+TEST(Trace, NeighborFieldsAreFoldedWhereTheyWereRead) {
+  auto traceError = [](auto fn) { return errorOf([&] { trace(fn); }); };
+  EXPECT_EQ(traceError([](Program& p) {
+              const auto x = p.sense<double>("x");
+              std::optional<NbrField<double>> leaked;
+              p.branch(
+                  x < 1.0, [&] { leaked = p.neighbors(x); return x; }, [&] { return x; });
+              return leaked->min();
+            }),
+            "kfield::trace: the neighbor field of 'branch@0/align_left/neighbors@0' is folded "
+            "outside the branch side or align block that read it (at the top level): fold it "
+            "there and return the field");
+  EXPECT_EQ(traceError([](Program& p) {
+              const auto x = p.sense<double>("x");
+              const auto outside = p.neighbors(x);
+              return p.align(p.uid() % 2, [&] { return outside.max(); });
+            }),
+            "kfield::trace: the neighbor field of 'neighbors@0' is folded outside the branch "
+            "side or align block that read it (at 'align@1'): fold it there and return the field");
+  EXPECT_EQ(traceError([](Program& p) {  // a tuple's components, each checked
+              const auto x = p.sense<double>("x");
+              std::optional<NbrField<Tuple<double, double>>> leaked;
+              p.branch(
+                  x < 1.0, [&] { return x; },
+                  [&] { leaked = p.neighbors(p.tuple(x, x)); return x; });
+              return get<1>(leaked->min());
+            }),
+            "kfield::trace: the neighbor field of 'branch@0/align_right/neighbors@0/@0' is folded "
+            "outside the branch side or align block that read it (at the top level): fold it "
+            "there and return the field");
 }
 
 TEST(Trace, PathsFollowPhyeldsRules) {

@@ -192,6 +192,8 @@ std::vector<std::int32_t> Program::neighborsExpressions(const std::vector<Operan
   for (std::size_t c = 0; c < x.size(); ++c) {
     impl::NbrExpression e;
     e.code = EntryCode::Neighbor;
+    e.mask = mask_;
+    e.context = context_;
     e.plane = addExport(componentPath(path, c, x.size()), x[c], -1);
     expressions.push_back(addExpression(e));
   }
@@ -223,6 +225,8 @@ Program::ShareScope Program::beginShare(const std::vector<Operand>& init) {
     graph::Node node{"share.read", path, {"export:" + path, keyOf(init[c])}, {}, false};
     impl::NbrExpression e;
     e.code = EntryCode::Neighbor;
+    e.mask = mask_;
+    e.context = context_;
     e.plane = index;
     const Op op = alignedOp(OpCode::ShareRead, init[c], index, keyed(), node);
     e.local = record(op, node);  // its own entry: what the device shared last round
@@ -270,6 +274,15 @@ std::pair<std::int32_t, std::int32_t> Program::compileEntries(std::int32_t expre
     op.code = x.code;
     switch (x.code) {
       case EntryCode::Neighbor:
+        // Alignment is checked against the keys of the scope that read the neighbors: a fold
+        // in another branch side or align block would mix devices that never met.
+        if (x.mask != mask_ || x.context != context_) {
+          traceError("the neighbor field of '" + traced_.exports[x.plane].path +
+                     "' is folded outside the branch side or align block that read it (at " +
+                     (levels_.back().prefix.empty() ? std::string("the top level")
+                                                    : "'" + levels_.back().prefix + "'") +
+                     "): fold it there and return the field");
+        }
         op.plane = x.plane;
         op.keyed = traced_.exports[x.plane].keyed ? 1 : 0;
         op.slot = x.local.slot;

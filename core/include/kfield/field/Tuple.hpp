@@ -68,7 +68,6 @@ template <class... Ts>
 class NbrField<Tuple<Ts...>> {
  public:
   static constexpr std::size_t width = sizeof...(Ts);
-  NbrField() = default;
   explicit NbrField(const NbrField<Ts>&... parts) : parts_(parts...) {}
   template <std::size_t I>
   const auto& get() const {

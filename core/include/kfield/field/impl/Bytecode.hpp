@@ -148,6 +148,7 @@ struct NbrExpression {
   std::int32_t a = -1, b = -1, c = -1;  // child expressions
   std::int32_t plane = -1;              // Neighbor: export index
   Operand local;                        // Local: the device's own value; Constant: constant
+  std::int32_t mask = -1, context = -1;  // Neighbor: the scope (branch side, align) it was read in
 };
 
 }  // namespace kfield::impl
