@@ -38,6 +38,31 @@ std::vector<double> runLine(
   return result;
 }
 
+// FCPP's nbr: every entry is a value sent last round, the device's own too (init in its first
+// round); neighbors gives the device's current value for itself. On the line, after R rounds
+// of a round counter: output = 100 x (sum over the row) + own entry.
+TYPED_TEST(Alignment, NbrSeesWhatWasSentLastRoundEvenForItself) {
+  auto program = [](bool sent) {
+    return trace([sent](Program& p) {
+      const auto round = p.remember(0.0, [&](Field<double> r) { return r + 1.0; });
+      const NbrField<double> n = sent ? p.nbr(-1.0, round) : p.neighbors(round);
+      return n.sum() * 100.0 + n.self();
+    });
+  };
+  for (const std::int64_t rounds : {1, 4}) {
+    const auto fcpp = runLine<TypeParam>(program(true), rounds, {});
+    const auto ours = runLine<TypeParam>(program(false), rounds, {});
+    for (int d = 0; d < 6; ++d) {
+      const double r = double(rounds), entries = (d == 0 || d == 5) ? 2.0 : 3.0;
+      // Round 1: no neighbor has sent anything, so a device sees itself alone.
+      EXPECT_EQ(fcpp[d], rounds == 1 ? -101.0 : entries * (r - 1.0) * 100.0 + (r - 1.0)) << d;
+      EXPECT_EQ(ours[d], rounds == 1 ? 101.0 : ((entries - 1.0) * (r - 1.0) + r) * 100.0 + r) << d;
+    }
+  }
+  EXPECT_EQ(trace([](Program& p) { return p.nbr(0.0, p.sense<double>("x")).min(); }).exports[0].path,
+            "nbr@0");
+}
+
 // Robots only hear robots, sensors only sensors (the two sides of a branch never meet).
 TYPED_TEST(Alignment, DevicesOnDifferentBranchesNeverHearEachOther) {
   auto program = trace([](Program& p) {

@@ -215,8 +215,8 @@ std::int32_t Program::addExport(const std::string& path, Operand x, std::int32_t
 
 // A share is one export plane per component: last round's shared value is this round's
 // state, read back from the plane (keyed like any export), so it needs no state plane.
-Program::ShareScope Program::beginShare(const std::vector<Operand>& init) {
-  ShareScope scope{call("share"), {}};
+Program::ShareScope Program::beginShare(const std::vector<Operand>& init, const char* name) {
+  ShareScope scope{call(name), {}};
   pushLevel(scope.path);
   for (std::size_t c = 0; c < init.size(); ++c) {
     const std::string path = componentPath(scope.path, c, init.size());

@@ -67,6 +67,26 @@ class Program {
     return nbrTupleOf<Ts...>(neighborsExpressions(operandsOf(x)), false);
   }
 
+  // FCPP's nbr: x is sent to the neighbors, and every entry is a value sent last round, the
+  // device's own too (init in a device's first round in this call), where `neighbors` gives
+  // the device's current value for itself.
+  template <class T>
+  NbrField<T> nbr(const Field<T>& init, const Field<T>& x) {
+    const ShareScope scope = beginShare({init.operand_}, "nbr");
+    endShare(scope, {x.operand_});
+    return NbrField<T>(this, scope.shared[0], false);
+  }
+  template <class T>
+  NbrField<T> nbr(T init, const Field<T>& x) {
+    return nbr(constant(init), x);
+  }
+  template <class... Ts>
+  NbrField<Tuple<Ts...>> nbr(const Field<Tuple<Ts...>>& init, const Field<Tuple<Ts...>>& x) {
+    const ShareScope scope = beginShare(operandsOf(init), "nbr");
+    endShare(scope, operandsOf(x));
+    return nbrTupleOf<Ts...>(scope.shared, false);
+  }
+
   // State kept from round to round: starts at init, then update(previous) each round.
   // Returns this round's value, update(previous).
   template <class T, class Update>
@@ -286,7 +306,7 @@ class Program {
   RememberScope beginRemember(const std::vector<impl::Operand>& init, const char* name);
   void endRemember(const RememberScope& scope, const std::vector<impl::Operand>& next);
   std::int32_t addExport(const std::string& path, impl::Operand value, std::int32_t index);
-  ShareScope beginShare(const std::vector<impl::Operand>& init);
+  ShareScope beginShare(const std::vector<impl::Operand>& init, const char* name = "share");
   void endShare(const ShareScope& scope, const std::vector<impl::Operand>& next);
   std::vector<impl::Operand> lexicographicFold(impl::FoldCode code,
                                                const std::vector<std::int32_t>& expressions,
