@@ -1,6 +1,7 @@
 // Simulation exports as files: kfield shuffles, deflates and checksums snapshot chunks itself
 // (on every host thread); the bytes it stores must be the bytes HDF5's own filter pipeline
 // stores for the same values, chunk by chunk, at every deflate level.
+#include "ErrorOf.hpp"
 #include "FileEdits.hpp"
 #include "TempFolder.hpp"
 
@@ -11,6 +12,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace kfield::test {
@@ -24,6 +26,49 @@ std::vector<unsigned char> rawChunk(hid_t dataset, const std::vector<hsize_t>& o
   EXPECT_GE(H5Dread_chunk(dataset, H5P_DEFAULT, offset.data(), &mask, bytes.data()), 0);
   EXPECT_EQ(mask, 0u);
   return bytes;
+}
+
+// A tuple-valued field: components x devices rows; a count out of range, or a field of other
+// rows, is refused naming the file (and nothing is left at PATH).
+TEST(ExportFile, TupleFieldsAreComponentBlocksOfDeviceRows) {
+  TempFolder dir;
+  const Network net = Network::grid(4, 3);
+  const std::string path = dir / "pair.h5";
+  for (std::int64_t bad : {std::int64_t(0), std::int64_t(-2), (std::int64_t(1) << 20) + 1}) {
+    EXPECT_EQ(errorOf([&] { io::SimulationExport(path, net, "pair", 2, "output", 1, bad); }),
+              "kfield::io::SimulationExport: " + path + ": components = " + std::to_string(bad) +
+                  " (must be 1 to 2^20)");
+  }
+  io::SimulationExport out(path, net, "pair", 2, "output", 1, 2);
+  EXPECT_EQ(errorOf([&] { out.append(3, HostPlane("f", 12, 2)); }),
+            "kfield::io::SimulationExport::append: /fields/output: a field of 12 x 2, expected "
+            "2 x 12 component rows x 2 samples");
+  HostPlane field("f", 24, 2);
+  for (std::size_t r = 0; r < 24; ++r) field(r, 0) = double(r), field(r, 1) = -double(r);
+  out.append(3, field);
+  out.finish();
+  editFile(path, [&](hid_t f) {
+    const hid_t set = H5Dopen2(f, "/fields/output", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(set);
+    hsize_t dims[3] = {0, 0, 0};
+    ASSERT_EQ(H5Sget_simple_extent_ndims(space), 3);
+    H5Sget_simple_extent_dims(space, dims, nullptr);
+    EXPECT_EQ(dims[0], 1u);
+    EXPECT_EQ(dims[1], 24u);
+    EXPECT_EQ(dims[2], 2u);
+    std::vector<double> back(48);
+    ASSERT_GE(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, back.data()), 0);
+    EXPECT_EQ(back[2 * 13], 13.0);  // component 1 of device 1
+    H5Sclose(space);
+    H5Dclose(set);
+    const hid_t sim = H5Gopen2(f, "/simulation", H5P_DEFAULT);
+    const hid_t attribute = H5Aopen(sim, "components", H5P_DEFAULT);
+    std::int64_t components = 0;
+    H5Aread(attribute, H5T_NATIVE_INT64, &components);
+    EXPECT_EQ(components, 2);
+    H5Aclose(attribute);
+    H5Gclose(sim);
+  });
 }
 
 TEST(ExportFile, SnapshotChunksAreWhatHdf5sFiltersStore) {

@@ -1,11 +1,14 @@
 // Tuple fields: shared, remembered, exported and folded whole, against host loops, to the bit.
+#include "ErrorOf.hpp"
 #include "FieldReference.hpp"
 #include "TestSpaces.hpp"
 
+#include <kfield/diff/FieldContribution.hpp>
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Library.hpp>
 #include <kfield/sim/Simulation.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -135,6 +138,30 @@ TYPED_TEST(Tuples, FoldsInsideABranchSeeOnlyTheirSide) {
       EXPECT_EQ(bitsOf(out(d, s)), bitsOf(std::get<0>(best))) << "device " << d << ", sample " << s;
       EXPECT_EQ(bitsOf(out(n + d, s)), bitsOf(std::get<1>(best))) << "device " << d << ", sample " << s;
     }
+  }
+}
+
+// FCPP's nbr of a tuple: every entry what was sent last round, the device's own too (init in
+// its first round).
+TYPED_TEST(Tuples, NbrOfATupleSeesWhatWasSentLastRound) {
+  const Network net = Network::grid(7, 1);
+  const auto program = trace([](Program& p) {
+    const auto x = p.sense<double>("x");
+    return p.nbr(p.tuple(p.constant(-1.0), p.constant(-2.0)), p.tuple(x, x * 2.0)).min();
+  });
+  const HostPlane first = runOn<TypeParam>(program, net, 1, 1);
+  for (std::int64_t d = 0; d < 7; ++d) {
+    EXPECT_EQ(first(d, 0), -1.0);
+    EXPECT_EQ(first(7 + d, 0), -2.0);
+  }
+  const HostPlane later = runOn<TypeParam>(program, net, 1, 3);
+  for (std::int64_t d = 0; d < 7; ++d) {
+    double lowest = kInf;
+    for (std::int64_t j = std::max<std::int64_t>(d - 1, 0); j <= std::min<std::int64_t>(d + 1, 6); ++j) {
+      lowest = std::min(lowest, tied(0, j, 0));
+    }
+    EXPECT_EQ(later(d, 0), lowest) << "device " << d;
+    EXPECT_EQ(later(7 + d, 0), lowest * 2.0) << "device " << d;
   }
 }
 
@@ -279,6 +306,21 @@ TYPED_TEST(Tuples, GradientsFlowThroughTupleSharesAndOutputs) {
     });
     return p.tuple(get<0>(t), get<1>(t) * 0.0);  // the second component adds nothing
   }));
+  // A tuple output's target has its rows; the learner's scenario, its words.
+  const auto pair = trace([](Program& p) {
+    return lib::nearestSource(p, p.sense<bool>("source"), p.constant(1.0));
+  });
+  diff::BasicGradient<TypeParam> g(pair, net, 2);
+  EXPECT_EQ(errorOf([&] { g.target(HostPlane("t", 400, 2)); }),
+            "kfield::diff::Gradient: the target is 400 x 2, expected (output width x devices) x "
+            "samples = 800 x 2");
+  EXPECT_EQ(diff::fieldSampleWidth(pair, net), 1 + 3 * 400);
+  EXPECT_EQ(errorOf([&] {
+              diff::fieldSample(pair, net, 3, {{"source", std::vector<double>(400, 0.0)}},
+                                std::vector<double>(400, 0.0));
+            }),
+            "kfield::diff::fieldSample: the target has 400 values for 400 devices x 2 output "
+            "components");
   ASSERT_EQ(plain.size(), paired.size());
   for (std::size_t s = 0; s < plain.size(); ++s) {
     ASSERT_EQ(plain[s].size(), 1u);

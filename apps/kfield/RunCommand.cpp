@@ -165,8 +165,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
             << (o.resume.empty() ? "" : ", after " + std::to_string(resumedAt) + " from " + o.resume)
             << "\n"
             << "device-rounds per second: " << deviceRounds / std::max(seconds, 1e-12) << " ("
-            << seconds << " s)\n"
-            ;
+            << seconds << " s)\n";
   for (std::int64_t c = 0; c < width; ++c) {
     double lo = lib::kInfinity, hi = -lib::kInfinity, sum = 0;
     std::int64_t finite = 0;

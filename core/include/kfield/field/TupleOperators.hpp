@@ -14,6 +14,11 @@
 namespace kfield {
 
 namespace impl {
+// Component I of a tuple, for the index constants componentwise passes.
+template <class I, class Tuple>
+const auto& component(const Tuple& t) {
+  return get<I::value>(t);
+}
 template <class... Ts, class F, std::size_t... I>
 Field<Tuple<Ts...>> componentwise(F&& f, std::index_sequence<I...>) {
   return Field<Tuple<Ts...>>(f(std::integral_constant<std::size_t, I>{})...);
@@ -26,22 +31,25 @@ Field<Tuple<Ts...>> componentwise(F&& f) {
 
 template <class... Ts>
 Field<Tuple<Ts...>> operator+(const Field<Tuple<Ts...>>& a, const Field<Tuple<Ts...>>& b) {
-  return impl::componentwise<Ts...>([&](auto i) { return get<decltype(i)::value>(a) + get<decltype(i)::value>(b); });
+  return impl::componentwise<Ts...>(
+      [&](auto i) { return impl::component<decltype(i)>(a) + impl::component<decltype(i)>(b); });
 }
 template <class... Ts>
 Field<Tuple<Ts...>> operator-(const Field<Tuple<Ts...>>& a, const Field<Tuple<Ts...>>& b) {
-  return impl::componentwise<Ts...>([&](auto i) { return get<decltype(i)::value>(a) - get<decltype(i)::value>(b); });
+  return impl::componentwise<Ts...>(
+      [&](auto i) { return impl::component<decltype(i)>(a) - impl::component<decltype(i)>(b); });
 }
 // A tuple of doubles (a vector) scaled: every component times a constant or a field.
 template <class... Ts, class = std::enable_if_t<(... && std::is_same<Ts, double>::value)>>
 Field<Tuple<Ts...>> operator*(const Field<Tuple<Ts...>>& a, const Field<double>& b) {
-  return impl::componentwise<Ts...>([&](auto i) { return get<decltype(i)::value>(a) * b; });
+  return impl::componentwise<Ts...>([&](auto i) { return impl::component<decltype(i)>(a) * b; });
 }
 template <class... Ts, class S,
           class = std::enable_if_t<std::is_arithmetic<S>::value &&
                                    (... && std::is_same<Ts, double>::value)>>
 Field<Tuple<Ts...>> operator*(const Field<Tuple<Ts...>>& a, S b) {
-  return impl::componentwise<Ts...>([&](auto i) { return get<decltype(i)::value>(a) * double(b); });
+  return impl::componentwise<Ts...>(
+      [&](auto i) { return impl::component<decltype(i)>(a) * double(b); });
 }
 
 template <class... Ts>
@@ -54,11 +62,13 @@ Field<Tuple<Ts...>> NbrField<Tuple<Ts...>>::max() const {
 }
 template <class... Ts>
 Field<Tuple<Ts...>> NbrField<Tuple<Ts...>>::sum() const {
-  return impl::componentwise<Ts...>([&](auto i) { return get<decltype(i)::value>(*this).sum(); });
+  return impl::componentwise<Ts...>(
+      [&](auto i) { return impl::component<decltype(i)>(*this).sum(); });
 }
 template <class... Ts>
 Field<Tuple<Ts...>> NbrField<Tuple<Ts...>>::self() const {
-  return impl::componentwise<Ts...>([&](auto i) { return get<decltype(i)::value>(*this).self(); });
+  return impl::componentwise<Ts...>(
+      [&](auto i) { return impl::component<decltype(i)>(*this).self(); });
 }
 
 }  // namespace kfield
