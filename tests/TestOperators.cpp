@@ -280,7 +280,7 @@ TYPED_TEST(Operators, NeighborFieldFunctionsMatchTheHost) {
     const auto x = p.sense<double>("x");
     const auto y = p.sense<double>("y");
     const auto n = p.neighbors(x);
-    // Three folds: an entry program holds at most 16 parts.
+    // Three folds, each a program of its own.
     const auto smooth = (exp(n * 0.5) + sqrt(abs(n)) + log(abs(n) + 1.0)).sum() +
                         (tanh(-n) + sigmoid(n * 2.0)).sum() +
                         (pow(abs(n) + 0.5, y) + pow(abs(n), 2.0)).sum();

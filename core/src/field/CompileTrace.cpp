@@ -7,6 +7,9 @@ namespace kfield::impl {
 
 namespace {
 
+// Operations that evaluate an entry program: folds, and exchanges' sends.
+bool readsEntries(const Op& op) { return op.code == OpCode::Fold || op.code == OpCode::ExchangeSend; }
+
 // Removes operations whose value nothing reads and that write nothing kept across rounds (for
 // instance the read of a shared value that only feeds an exclude-self fold: every round would
 // sweep the export plane for nothing). Values are op indices here; they are renumbered.
@@ -15,7 +18,8 @@ void dropDeadOps(TracedProgram& t) {
   std::vector<char> live(static_cast<std::size_t>(n), 0);
   auto effect = [](const Op& op) {
     return op.code == OpCode::Export || op.code == OpCode::RememberWrite ||
-           op.code == OpCode::Output || (op.code == OpCode::ShareRead && op.keyed != 0);
+           op.code == OpCode::Output || op.code == OpCode::ExchangeSend ||
+           (op.code == OpCode::ShareRead && op.keyed != 0);
   };
   auto mark = [&](std::int32_t v) {
     if (v >= 0) live[static_cast<std::size_t>(v)] = 1;
@@ -25,8 +29,9 @@ void dropDeadOps(TracedProgram& t) {
     if (effect(op)) live[static_cast<std::size_t>(i)] = 1;
     if (!live[static_cast<std::size_t>(i)]) continue;
     mark(op.a.slot), mark(op.b.slot), mark(op.c.slot), mark(op.mask), mark(op.context);
-    if (op.code != OpCode::Fold) continue;
-    const bool visitsSelf = op.excludeSelf == 0 || op.fold == FoldCode::Self;
+    if (!readsEntries(op)) continue;
+    const bool visitsSelf =
+        op.code == OpCode::ExchangeSend || op.excludeSelf == 0 || op.fold == FoldCode::Self;
     for (std::int32_t k = 0; k < op.entryCount; ++k) {
       const EntryOp& e = t.entries[static_cast<std::size_t>(op.entryBegin + k)];
       // A neighbor entry's own slot is read only for the device itself.
@@ -70,7 +75,7 @@ void allocateSlots(TracedProgram& t) {
   for (std::int32_t i = 0; i < n; ++i) {
     const Op& op = t.ops[i];
     use(op.a.slot, i), use(op.b.slot, i), use(op.c.slot, i), use(op.mask, i), use(op.context, i);
-    for (std::int32_t k = 0; op.code == OpCode::Fold && k < op.entryCount; ++k) {
+    for (std::int32_t k = 0; readsEntries(op) && k < op.entryCount; ++k) {
       use(t.entries[op.entryBegin + k].slot, i);
     }
   }

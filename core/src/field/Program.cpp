@@ -103,7 +103,7 @@ Operand Program::record(Op op, graph::Node node) {
     if (operand->slot >= id) traceError("an operand is not a value of this program");
   }
   if (node.writes.empty() && op.code != OpCode::RememberWrite && op.code != OpCode::Export &&
-      op.code != OpCode::Output) {
+      op.code != OpCode::Output && op.code != OpCode::ExchangeSend) {
     op.out = id;
     node.writes.push_back(valueName(id));
   }
@@ -214,22 +214,27 @@ std::int32_t Program::addExport(const std::string& path, Operand x, std::int32_t
 }
 
 // A share is one export plane per component: last round's shared value is this round's
-// state, read back from the plane (keyed like any export), so it needs no state plane.
-Program::ShareScope Program::beginShare(const std::vector<Operand>& init, const char* name) {
+// state, read back from the plane (keyed like any export), so it needs no state plane. An
+// exchange's export holds what a device sent itself (read back the same way) and its edge
+// plane what it sent each neighbor.
+Program::ShareScope Program::beginShare(const std::vector<Operand>& init, const char* name,
+                                        bool perEdge) {
   ShareScope scope{call(name), {}};
   pushLevel(scope.path);
   for (std::size_t c = 0; c < init.size(); ++c) {
     const std::string path = componentPath(scope.path, c, init.size());
-    traced_.exports.push_back({path, keyed()});
+    traced_.exports.push_back({path, keyed(), perEdge ? traced_.edgePlanes++ : -1});
     const auto index = static_cast<std::int32_t>(traced_.exports.size() - 1);
-    graph::Node node{"share.read", path, {"export:" + path, keyOf(init[c])}, {}, false};
+    graph::Node node{perEdge ? "exchange.read" : "share.read", path,
+                     {"export:" + path, keyOf(init[c])}, {}, false};
     impl::NbrExpression e;
-    e.code = EntryCode::Neighbor;
+    e.code = perEdge ? EntryCode::Received : EntryCode::Neighbor;
     e.mask = mask_;
     e.context = context_;
     e.plane = index;
+    e.edge = traced_.exports[index].edge;
     const Op op = alignedOp(OpCode::ShareRead, init[c], index, keyed(), node);
-    e.local = record(op, node);  // its own entry: what the device shared last round
+    e.local = record(op, node);  // its own entry: what the device shared (sent itself) last round
     scope.shared.push_back(addExpression(e));
   }
   return scope;
@@ -239,6 +244,21 @@ void Program::endShare(const ShareScope& scope, const std::vector<Operand>& next
   for (std::size_t c = 0; c < next.size(); ++c) {
     const std::int32_t plane = expressions_[scope.shared[c]].plane;
     addExport(traced_.exports[plane].path, next[c], plane);
+  }
+  popLevel();
+}
+
+void Program::endExchange(const ShareScope& scope, const std::vector<std::int32_t>& sent) {
+  for (std::size_t c = 0; c < sent.size(); ++c) {
+    const std::int32_t plane = expressions_[scope.shared[c]].plane;
+    const PlaneInfo& info = traced_.exports[plane];
+    graph::Node node{"exchange.send", info.path, {}, {"export:" + info.path, "edges:" + info.path},
+                     false};
+    Op op = alignedOp(OpCode::ExchangeSend, Operand{}, plane, info.keyed, node);
+    op.edge = info.edge;
+    std::tie(op.entryBegin, op.entryCount) = compileEntries(sent[c], node);
+    node.reads.push_back("network:neighbors");
+    record(op, node);
   }
   popLevel();
 }
@@ -274,8 +294,9 @@ std::pair<std::int32_t, std::int32_t> Program::compileEntries(std::int32_t expre
     op.code = x.code;
     switch (x.code) {
       case EntryCode::Neighbor:
+      case EntryCode::Received:
         // Alignment is checked against the keys of the scope that read the neighbors: a fold
-        // in another branch side or align block would mix devices that never met.
+        // (or a send) in another branch side or align block would mix devices that never met.
         if (x.mask != mask_ || x.context != context_) {
           traceError("the neighbor field of '" + traced_.exports[x.plane].path +
                      "' is folded outside the branch side or align block that read it (at " +
@@ -284,6 +305,7 @@ std::pair<std::int32_t, std::int32_t> Program::compileEntries(std::int32_t expre
                      "): fold it there and return the field");
         }
         op.plane = x.plane;
+        op.edge = x.edge;
         op.keyed = traced_.exports[x.plane].keyed ? 1 : 0;
         op.slot = x.local.slot;
         node.reads.push_back("export:" + traced_.exports[x.plane].path);

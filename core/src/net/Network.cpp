@@ -3,6 +3,7 @@
 #include "kfield/impl/Errors.hpp"
 #include "kfield/impl/Sizes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -50,6 +51,28 @@ std::uint64_t Network::bytes() const {
   return impl::total({a.offsets.capacity() * sizeof(std::int64_t),
                       a.neighbors.capacity() * sizeof(std::int32_t),
                       (a.lengths.capacity() + a.x.capacity() + a.y.capacity()) * sizeof(double)});
+}
+
+std::vector<std::int64_t> Network::reverseEntries() const {
+  const auto& offsets = data_->offsets;
+  const auto& neighbors = data_->neighbors;
+  std::vector<std::int64_t> reverse(neighbors.size());
+  for (std::int64_t d = 0; d < devices(); ++d) {
+    for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+      const std::int64_t j = neighbors[k];
+      const auto first = neighbors.begin() + offsets[j], last = neighbors.begin() + offsets[j + 1];
+      const auto at = std::lower_bound(first, last, static_cast<std::int32_t>(d));  // rows sorted
+      if (at == last || *at != d) {
+        impl::invalidArgument("kfield::Network", "network '" + description() + "': device " +
+                                                     std::to_string(d) + " hears device " +
+                                                     std::to_string(j) + ", but " +
+                                                     std::to_string(j) + " does not hear " +
+                                                     std::to_string(d));
+      }
+      reverse[k] = at - neighbors.begin();
+    }
+  }
+  return reverse;
 }
 
 std::vector<std::int32_t> Network::neighborsOf(std::int64_t i) const {

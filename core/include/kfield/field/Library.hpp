@@ -133,6 +133,27 @@ inline Field<double> collectCount(Program& p, const Field<bool>& source) {
   return collectSum(p, source, p.constant(1.0));
 }
 
+// C, weighted multi-path (FCPP's wmp_collection, with sum and product): a device splits what
+// it collected among the neighbors nearer the source, each in proportion to (radius - edge
+// length) x (how much nearer it is), and sends each its part (nbr of a neighbor field); what
+// a device collects is value plus the parts its neighbors sent it. Nothing is counted twice,
+// so the source's result is the sum of value over the devices that reach it, once the flow
+// settles. distance: to the source (a gradient); radius: the communication range.
+inline Field<double> collectWeighted(Program& p, const Field<double>& distance, double radius,
+                                     const Field<double>& value) {
+  return p.aggregate("collectWeighted", [&] {
+    const NbrField<double> theirs = p.nbr(distance, distance);
+    const NbrField<double> nearer =
+        p.mux(theirs < kInfinity && distance < kInfinity, distance - theirs, 0.0);
+    const NbrField<double> weight = max(max(radius - p.edgeLength(), 0.0) * nearer, 0.0);
+    const Field<double> total = weight.sum();
+    const NbrField<double> part = p.nbr(0.0, weight / p.mux(total == 0.0, 1.0, total));
+    return p.share(value, [&](const NbrField<double>& collected) {
+      return value + (collected * part).excludeSelf().sum();
+    });
+  });
+}
+
 // S: sparse choice. A device leads when its id is the smallest within `radius` hops, so
 // leaders are more than `radius` hops apart (radius levels of neighbor minima, traced one by
 // one: each settles one round after the one below). Returns the id of the nearest leader by

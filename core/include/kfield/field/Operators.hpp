@@ -147,6 +147,14 @@ Field<double> toDouble(const Field<T>& a) {
   template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>           \
   NbrField<T> operator op(const NbrField<T>& a, S b) {                                          \
     return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Operand{-1, double(T(b))}); \
+  }                                                                                             \
+  template <class T>                                                                            \
+  NbrField<T> operator op(const Field<T>& a, const NbrField<T>& b) {                            \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, impl::Tracer::operand(a), b);        \
+  }                                                                                             \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>           \
+  NbrField<T> operator op(S a, const NbrField<T>& b) {                                          \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, impl::Operand{-1, double(T(a))}, b); \
   }
 KFIELD_IMPL_NBR_BINARY(+, Add)
 KFIELD_IMPL_NBR_BINARY(-, Sub)
@@ -156,6 +164,7 @@ KFIELD_IMPL_NBR_BINARY(/, Div)
 // Entries of int would divide as reals: fold first, or divide toDouble'd fields.
 NbrField<int> operator/(const NbrField<int>& a, const NbrField<int>& b) = delete;
 NbrField<int> operator/(const NbrField<int>& a, const Field<int>& b) = delete;
+NbrField<int> operator/(const Field<int>& a, const NbrField<int>& b) = delete;
 
 // Comparisons entry by entry: with another neighbor field, a field or a constant.
 #define KFIELD_IMPL_NBR_COMPARE(op, code)                                                        \
@@ -201,6 +210,23 @@ template <class T>
 NbrField<T> operator-(const NbrField<T>& a) {
   return impl::Tracer::combine<T>(impl::EntryCode::Neg, a);
 }
+// Entry by entry, as the field min and max (ties and NaN: the first operand).
+#define KFIELD_IMPL_NBR_EXTREME(name, code)                                                   \
+  template <class T>                                                                          \
+  NbrField<T> name(const NbrField<T>& a, const NbrField<T>& b) {                              \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, b);                             \
+  }                                                                                           \
+  template <class T>                                                                          \
+  NbrField<T> name(const NbrField<T>& a, const Field<T>& b) {                                 \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Tracer::operand(b));      \
+  }                                                                                           \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>         \
+  NbrField<T> name(const NbrField<T>& a, S b) {                                               \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Operand{-1, double(T(b))}); \
+  }
+KFIELD_IMPL_NBR_EXTREME(min, Min)
+KFIELD_IMPL_NBR_EXTREME(max, Max)
+#undef KFIELD_IMPL_NBR_EXTREME
 template <class T>
 NbrField<T> abs(const NbrField<T>& a) {
   return impl::Tracer::combine<T>(impl::EntryCode::Abs, a);

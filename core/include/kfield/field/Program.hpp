@@ -87,6 +87,44 @@ class Program {
     return nbrTupleOf<Ts...>(scope.shared, false);
   }
 
+  // FCPP's nbr of a neighbor field: entry j of x is sent to neighbor j, and the result is
+  // what each neighbor sent this device last round (its own entry: what it sent itself; init
+  // where nothing came, as in a device's first round in the call).
+  template <class T>
+  NbrField<T> nbr(const Field<T>& init, const NbrField<T>& x) {
+    const ShareScope scope = beginShare({init.operand_}, "nbr", true);
+    endExchange(scope, {x.expression_});
+    return NbrField<T>(this, scope.shared[0], false);
+  }
+  template <class T>
+  NbrField<T> nbr(T init, const NbrField<T>& x) {
+    return nbr(constant(init), x);
+  }
+
+  // XC's exchange: update gets the neighbor field of what each neighbor sent this device last
+  // round (as nbr's result) and returns the neighbor field to send, entry j to neighbor j; the
+  // result is that field. To a neighbor not aligned with it this round (one it did not hear in
+  // this call last round) a device sends its own entry. share is the case of one value for all.
+  template <class T, class Update>
+  NbrField<T> exchange(const Field<T>& init, Update&& update) {
+    const ShareScope scope = beginShare({init.operand_}, "exchange", true);
+    const NbrField<T> sent = update(NbrField<T>(this, scope.shared[0], false));
+    endExchange(scope, {sent.expression_});
+    return sent;
+  }
+  template <class T, class Update>
+  NbrField<T> exchange(T init, Update&& update) {
+    return exchange(constant(init), std::forward<Update>(update));
+  }
+  // A tuple exchanged whole: one call, one alignment, an edge plane per component.
+  template <class... Ts, class Update>
+  NbrField<Tuple<Ts...>> exchange(const Field<Tuple<Ts...>>& init, Update&& update) {
+    const ShareScope scope = beginShare(operandsOf(init), "exchange", true);
+    const NbrField<Tuple<Ts...>> sent = update(nbrTupleOf<Ts...>(scope.shared, false));
+    endExchange(scope, expressionsOf(sent));
+    return sent;
+  }
+
   // State kept from round to round: starts at init, then update(previous) each round.
   // Returns this round's value, update(previous).
   template <class T, class Update>
@@ -250,6 +288,11 @@ class Program {
                       t.parts_);
   }
   template <class... Ts>
+  static std::vector<std::int32_t> expressionsOf(const NbrField<Tuple<Ts...>>& t) {
+    return std::apply(
+        [](const auto&... p) { return std::vector<std::int32_t>{p.expression_...}; }, t.parts_);
+  }
+  template <class... Ts>
   Field<Tuple<Ts...>> tupleOf(const std::vector<impl::Operand>& v) {
     return tupleOf<Ts...>(v, std::index_sequence_for<Ts...>{});
   }
@@ -291,6 +334,7 @@ class Program {
     std::vector<std::int32_t> states;
     std::vector<impl::Operand> reads;
   };
+  // A share, nbr or exchange.
   struct ShareScope {
     std::string path;
     std::vector<std::int32_t> shared;  // the neighbor-field expressions, one per component
@@ -306,8 +350,11 @@ class Program {
   RememberScope beginRemember(const std::vector<impl::Operand>& init, const char* name);
   void endRemember(const RememberScope& scope, const std::vector<impl::Operand>& next);
   std::int32_t addExport(const std::string& path, impl::Operand value, std::int32_t index);
-  ShareScope beginShare(const std::vector<impl::Operand>& init, const char* name = "share");
+  // perEdge: an exchange's (its neighbor field reads what was sent to this device).
+  ShareScope beginShare(const std::vector<impl::Operand>& init, const char* name = "share",
+                        bool perEdge = false);
   void endShare(const ShareScope& scope, const std::vector<impl::Operand>& next);
+  void endExchange(const ShareScope& scope, const std::vector<std::int32_t>& sent);
   std::vector<impl::Operand> lexicographicFold(impl::FoldCode code,
                                                const std::vector<std::int32_t>& expressions,
                                                bool excludeSelf);

@@ -31,11 +31,12 @@ struct SensorInfo {
   SensorType type;
 };
 
-// An export (neighbors call) or a state (remember call), by path. Keyed: inside a branch or
+// An export (neighbors, share, nbr or exchange call) or a state (remember call), by path. Keyed: inside a branch or
 // an align block, so whether a device took part is recorded per round.
 struct PlaneInfo {
   std::string path;
   bool keyed = false;
+  std::int32_t edge = -1;  // an exchange's: its edge plane (a value per network entry)
 };
 
 // A learnable vector of `width` values every device reads every round (the same on all
@@ -54,6 +55,9 @@ struct TracedProgram {
   std::vector<PlaneInfo> states;
   std::vector<ParameterInfo> parameters;
   std::int32_t outputWidth = 1;  // a tuple result: one output plane per component
+  // Exchanges' edge planes: what each device sent each neighbor, a row per network entry
+  // (after the export rows, in the same planes).
+  std::int32_t edgePlanes = 0;
 
   // What rounds replay: operations over scratch slots (value ids mapped to reusable slots).
   std::vector<impl::Op> ops;

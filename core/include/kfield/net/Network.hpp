@@ -65,6 +65,11 @@ class Network {
   // Bytes the network holds.
   std::uint64_t bytes() const;
 
+  // For each entry k (device d hears j), the entry of j's row that holds d: where j's message
+  // to d is found. Throws std::invalid_argument naming a pair without one (a directed
+  // network): "network 'arcs:f': device 3 hears device 5, but 5 does not hear 3".
+  std::vector<std::int64_t> reverseEntries() const;
+
   // Device i's neighbors (itself included), in fold order.
   std::vector<std::int32_t> neighborsOf(std::int64_t i) const;
 

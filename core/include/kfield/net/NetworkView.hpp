@@ -14,6 +14,9 @@ struct NetworkView {
   Kokkos::View<const std::int64_t*, MemorySpace> offsets;    // devices + 1
   Kokkos::View<const std::int32_t*, MemorySpace> neighbors;  // entries
   Kokkos::View<const double*, MemorySpace> lengths;          // entries; 0 for the self entry
+  // Entry k (device d hears j): the entry of j's row that holds d (Network::reverseEntries);
+  // only for programs that exchange.
+  Kokkos::View<const std::int64_t*, MemorySpace> reverse;
 };
 
 }  // namespace kfield

@@ -168,14 +168,28 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
     return std::any_of(planes.begin(), planes.end(), [](const PlaneInfo& p) { return p.keyed; });
   };
   const auto rows = impl::RoundPlanes<Memory>::rows(
-      static_cast<std::size_t>(devices_), program_.sensors.size(), program_.exports.size(),
-      anyKeyed(program_.exports), program_.states.size(), anyKeyed(program_.states),
+      static_cast<std::size_t>(devices_), static_cast<std::size_t>(network_.entries()),
+      program_.sensors.size(), program_.exports.size(),
+      static_cast<std::size_t>(program_.edgePlanes), anyKeyed(program_.exports),
+      program_.states.size(), anyKeyed(program_.states),
       static_cast<std::size_t>(program_.outputWidth));
   checkSizes(rows);
   const bool readsLengths =
       std::any_of(program_.entries.begin(), program_.entries.end(),
                   [](const impl::EntryOp& e) { return e.code == impl::EntryCode::EdgeLength; });
   net_ = network_.on<Memory>(readsLengths);
+  if (program_.edgePlanes > 0) {  // what a neighbor sent a device is at its entry for the device
+    std::vector<std::int64_t> reverse;
+    try {
+      reverse = network_.reverseEntries();
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();  // "kfield::Network: network '...': ..."
+      impl::invalidArgument(kWho, "program '" + program_.name +
+                                      "' exchanges values with its neighbors, which needs a "
+                                      "symmetric network; " + what.substr(what.find(": ") + 2));
+    }
+    net_.reverse = impl::upload<Memory>(reverse, "kfield::network::reverse");
+  }
   ops_ = impl::upload<Memory>(program_.ops, "kfield::sim::ops");
   entries_ = impl::upload<Memory>(program_.entries, "kfield::sim::entries");
   tapeOps_ = impl::upload<Memory>(program_.valueOps, "kfield::sim::tape_ops");

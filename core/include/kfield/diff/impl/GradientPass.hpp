@@ -76,7 +76,8 @@ struct PassRows {
   std::uint64_t tapeRow = 0;     // one round on the tape: its carry; or its values, exports
                                  // before and after, keys (Tape::Values)
   std::uint64_t adjoints = 0;    // values', states', exports', parameters', sensors' adjoints,
-                                 // and one round's values (Tape::Carry)
+                                 // exchanges' received adjoints and send seeds, and one
+                                 // round's values (Tape::Carry)
   std::uint64_t values = 0;      // value slots x devices
   kfield::impl::RoundPlanes<Kokkos::HostSpace>::Rows planes{};
 };
@@ -90,8 +91,9 @@ PassRows passRows(const PassSetup<ExecSpace>& setup) {
   const auto devices = static_cast<std::uint64_t>(setup.network.devices());
   PassRows r;
   r.planes = kfield::impl::RoundPlanes<Kokkos::HostSpace>::rows(
-      devices, p.sensors.size(), p.exports.size(), anyKeyed(p.exports), p.states.size(), anyKeyed(p.states),
-      static_cast<std::uint64_t>(p.outputWidth));
+      devices, static_cast<std::uint64_t>(setup.network.entries()), p.sensors.size(),
+      p.exports.size(), static_cast<std::uint64_t>(p.edgePlanes), anyKeyed(p.exports),
+      p.states.size(), anyKeyed(p.states), static_cast<std::uint64_t>(p.outputWidth));
   const auto& pl = r.planes;
   using kfield::impl::product;
   using kfield::impl::total;
@@ -106,7 +108,9 @@ PassRows passRows(const PassSetup<ExecSpace>& setup) {
   for (const auto& op : p.valueOps) {
     selections += op.code == OpCode::Fold && (op.fold == FoldCode::Min || op.fold == FoldCode::Max);
   }
+  const std::uint64_t edgeRows = pl.exports - pl.edgeRow;  // received adjoints, send seeds
   r.adjoints = total({r.values, setup.valuesOnTape ? 0 : r.values, pl.states, pl.exports,
+                      product({2, edgeRows}),
                       product({static_cast<std::uint64_t>(p.parameterWidth()) + differentiated + selections + 1,
                                devices})});
   return r;

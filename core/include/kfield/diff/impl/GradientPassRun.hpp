@@ -199,9 +199,11 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   int selections = 0;
   for (std::size_t i = 0; i < program.valueOps.size(); ++i) {
     const Op& op = program.valueOps[i];
-    if (op.code != OpCode::Fold) continue;
-    if (op.fold == FoldCode::Min || op.fold == FoldCode::Max) selectedRow[i] = selections++;
-    const bool readsOthers = op.fold == FoldCode::Min || op.fold == FoldCode::Max || op.fold == FoldCode::Sum;
+    const bool send = op.code == OpCode::ExchangeSend;
+    if (op.code != OpCode::Fold && !send) continue;
+    if (!send && (op.fold == FoldCode::Min || op.fold == FoldCode::Max)) selectedRow[i] = selections++;
+    const bool readsOthers =
+        send || op.fold == FoldCode::Min || op.fold == FoldCode::Max || op.fold == FoldCode::Sum;
     bool readsNeighbor = false;
     for (std::int32_t k = 0; k < op.entryCount; ++k) {
       readsNeighbor = readsNeighbor || program.valueEntries[op.entryBegin + k].code == EntryCode::Neighbor;
@@ -210,6 +212,9 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   }
   Plane<Memory> stateAdjoint("kfield::diff::state_adjoints", K, n);
   Plane<Memory> exportAdjoint("kfield::diff::export_adjoints", E, n);
+  const std::int64_t edgeRows = E - planes.edgeRow;  // exchanges' edge planes x entries
+  Plane<Memory> receivedAdjoint("kfield::diff::received_adjoints", edgeRows, n);  // zeroed per round
+  Plane<Memory> sendSeed("kfield::diff::send_seeds", edgeRows, n);
   Plane<Memory> parameterAdjoint("kfield::diff::parameter_adjoints", P * devices, n);
   Plane<Memory> sensorAdjoint("kfield::diff::sensor_adjoints", differentiated * devices, n);
   Plane<Memory> selected("kfield::diff::selected", selections * devices, n);
@@ -282,6 +287,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     f.planes.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
     f.planes.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
     f.planes.stateKeys = Plane<Memory>(r.stateKeys, Kk, w);
+    f.planes.edgeRow = planes.edgeRow;
     if (onTape) {
       f.planes.exportsNow = Plane<Memory>(r.exportsNow, E, w);
       f.planes.presenceNow = Plane<Memory>(r.presenceNow, Pk, w);
@@ -298,6 +304,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     b.values = onTape ? r.values : roundValues.data();
     b.adjoints = valueAdjoints.data();
     b.exportAdjoint = exportAdjoint;
+    b.receivedAdjoint = receivedAdjoint;
+    b.sendSeed = sendSeed;
     b.selected = selected;
     b.selectedRow = selectedRows;
     return (devices + f.tileDevices - 1) / f.tileDevices;
@@ -309,6 +317,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       ++reran;
     }
     Kokkos::deep_copy(space, Kokkos::subview(valueAdjoints, std::make_pair(std::int64_t(0), V * w)), 0.0);
+    if (edgeRows > 0) Kokkos::deep_copy(space, receivedAdjoint, 0.0);
     ReverseOwn<ExecSpace> own;
     const std::int64_t tiles = configure(own, j, w);
     own.stateAdjoint = stateAdjoint;
@@ -320,11 +329,12 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     own.liveNext = j + 1 < S ? live[j + 1] : 0;
     Kokkos::parallel_for("kfield::diff::reverse_own",
                          Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::teamSize()), own);
-    if (gatherFolds.empty()) return;
+    if (gatherFolds.empty() && edgeRows == 0) return;
     ReverseGather<ExecSpace> back;
     configure(back, j, w);
     back.transposed = setup.transposed;
     back.folds = folds;
+    back.edgePlanes = program.edgePlanes;
     Kokkos::parallel_for("kfield::diff::reverse_gather",
                          Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::teamSize()), back);
   };

@@ -1,9 +1,10 @@
 // The adjoint of one round, in two launches. Own: each device walks the round's operations
 // backwards over its live samples, with the values of the round's tape, adding to its own
-// adjoints only (values, states, its exports, parameters, sensors). Gather: each device sums
-// what its out-neighbors' folds send back to its last-round exports, over the transposed
-// network (in-neighbors sorted), so every adjoint is summed in one fixed order and no atomic
-// is needed on any backend.
+// adjoints only (values, states, its exports, parameters, sensors, what it received through
+// exchanges). Gather: each device sums what its out-neighbors' folds and sends give back to
+// its last-round exports, over the transposed network (in-neighbors sorted), and takes what
+// they received from it as the adjoint of what it sent them; every adjoint is summed in one
+// fixed order and no atomic is needed on any backend.
 #ifndef KFIELD_DIFF_IMPL_REVERSEROUND_HPP
 #define KFIELD_DIFF_IMPL_REVERSEROUND_HPP
 
@@ -38,6 +39,10 @@ struct ReverseRoundBase {
   double* values;     // the tape row's values: slot x device x live
   double* adjoints;   // their adjoints, the same layout
   Plane<Memory> exportAdjoint;  // export x device rows, pass width: this round's exports'
+                                // (its edge rows: what exchanges sent this round)
+  // Edge plane x network entry rows: the adjoint of what each entry received this round (the
+  // own launch's), and of what each send op sent there (the gather's seeds).
+  Plane<Memory> receivedAdjoint, sendSeed;
   Plane<Memory> selected;       // min/max fold x device rows: the entry each fold selected
   Kokkos::View<const int*, Memory> selectedRow;  // per op: its block in `selected`, or -1
 
@@ -65,6 +70,9 @@ struct ReverseRoundBase {
                                  : fwd.planes.exportsNow(row + d, s);
           break;
         }
+        case EntryCode::Received:
+          reg[r] = j != d ? fwd.planes.exportsPrev(fwd.receivedRow(x, k), s) : scratch[x.slot * stride + s];
+          break;
         case EntryCode::EdgeLength: reg[r] = fwd.net.lengths(k); break;
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + s]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;
@@ -105,6 +113,11 @@ struct ReverseRoundBase {
       }
     }
     return result;
+  }
+
+  // Row of edge plane `edge`'s entry k in receivedAdjoint and sendSeed.
+  KOKKOS_INLINE_FUNCTION std::int64_t entryRow(std::int32_t edge, std::int64_t k) const {
+    return edge * static_cast<std::int64_t>(fwd.net.neighbors.extent(0)) + k;
   }
 
   // Does the fold visit entry k (neighbor j) of device d for sample s? As the forward does.
@@ -271,6 +284,7 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
           addA(e, loss == LossKind::SquaredError ? 2.0 * (y - t) : 1.0);
         });
       case OpCode::Fold: return fold(team, op, index, first, count);
+      case OpCode::ExchangeSend: return exchangeSend(team, op, first, count);
       default: return;  // comparisons, logic, uid, contexts: no gradient
     }
   }
@@ -311,19 +325,60 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
             selected(selRow + d, s) = static_cast<double>(k);
           }
           this->entryAdjoints(op, d, j, k, s, g, reg, adj);
-          addOwn(op, d, j, s, adj);
+          addOwn(op, d, j, k, s, adj);
         });
       }
     });
   }
 
-  KOKKOS_INLINE_FUNCTION void addOwn(const Op& op, std::int64_t d, std::int64_t j, std::int64_t s,
-                                     const double* adj) const {
+  // An exchange's send: the adjoint of what went to each aligned neighbor flows through its
+  // entry (its neighbors' exports' part is the gather's, from sendSeed); what went to the
+  // others was the own entry, whose adjoint adds theirs to the own export's, in row order.
+  KOKKOS_INLINE_FUNCTION void exchangeSend(const Team& team, const Op& op, std::int64_t first,
+                                           std::int64_t count) const {
+    const std::int64_t row = op.plane * fwd.devices;
+    const std::int64_t edges = fwd.planes.edgeRow + this->entryRow(op.edge, 0);
+    Forward::threads(team, count, [&](std::int64_t dl) {
+      const std::int64_t d = first + dl;
+      const std::int64_t begin = fwd.net.offsets(d), end = fwd.net.offsets(d + 1);
+      std::int64_t self = begin;
+      while (self < end && fwd.net.neighbors(self) != d) ++self;
+      Forward::lanes(team, fwd.live, [&](std::int64_t s) {
+        double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];
+        double own = exportAdjoint(row + d, s);
+        exportAdjoint(row + d, s) = 0.0;
+        for (std::int64_t k = begin; k < end; ++k) {
+          const std::int64_t j = fwd.net.neighbors(k);
+          double& seed = this->sendSeed(this->entryRow(op.edge, k), s);
+          const double g = j != d ? exportAdjoint(edges + k, s) : 0.0;
+          seed = 0.0;
+          if (g == 0.0) continue;
+          if (!fwd.sendsTo(op, d, j, s)) {
+            own += g;
+            continue;
+          }
+          seed = g;
+          this->entryAdjoints(op, d, j, k, s, g, reg, adj);
+          addOwn(op, d, j, k, s, adj);
+        }
+        if (own == 0.0) return;
+        this->entryAdjoints(op, d, d, self, s, own, reg, adj);
+        addOwn(op, d, d, self, s, adj);
+      });
+    });
+  }
+
+  // The parts of an entry's adjoint that stay with device d: its local operands, its own
+  // entry, and what it received from j (sent back to j's send by the gather).
+  KOKKOS_INLINE_FUNCTION void addOwn(const Op& op, std::int64_t d, std::int64_t j, std::int64_t k,
+                                     std::int64_t s, const double* adj) const {
     for (int r = 0; r < op.entryCount; ++r) {
       const EntryOp& x = fwd.entries(op.entryBegin + r);
       if (adj[r] == 0.0) continue;
-      if (x.code == EntryCode::Local) {
+      if (x.code == EntryCode::Local || (x.code == EntryCode::Received && j == d)) {
         adjoints[this->valueIndex(x.slot, d, s)] += adj[r];
+      } else if (x.code == EntryCode::Received) {
+        this->receivedAdjoint(this->entryRow(x.edge, k), s) += adj[r];
       } else if (x.code == EntryCode::Neighbor && j == d) {
         if (x.slot >= 0) {
           adjoints[this->valueIndex(x.slot, d, s)] += adj[r];
@@ -357,7 +412,8 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
   using Base::selectedRow;
 
   Transposed<Memory> transposed;
-  Kokkos::View<const int*, Memory> folds;  // ops whose folds read neighbors' exports, in op order
+  Kokkos::View<const int*, Memory> folds;  // ops whose folds (or sends) read neighbors' exports, in op order
+  int edgePlanes = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
     const std::int64_t tile = fwd.tileDevices;
@@ -372,14 +428,25 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
       for (std::int64_t t = transposed.offsets(n); t < transposed.offsets(n + 1); ++t) {
         const std::int64_t d = transposed.readers(t), k = transposed.entries(t);
         if (d == n) continue;  // the own entry is the own launch's
+        // What n sent d last round: its adjoint is what d's entry k received this round.
+        for (int e = 0; e < edgePlanes; ++e) {
+          const std::int64_t to = fwd.planes.edgeRow + this->entryRow(e, fwd.net.reverse(k));
+          const std::int64_t from = this->entryRow(e, k);
+          Forward::lanes(team, live, [&](std::int64_t s) {
+            exportAdjoint(to, s) = this->receivedAdjoint(from, s);
+          });
+        }
         for (int f = 0; f < nFolds; ++f) {
           const Op& op = fwd.ops(folds(f));
-          const bool select = op.fold == FoldCode::Min || op.fold == FoldCode::Max;
+          const bool send = op.code == OpCode::ExchangeSend;
+          const bool select = !send && (op.fold == FoldCode::Min || op.fold == FoldCode::Max);
           const std::int64_t selRow = select ? selectedRow(folds(f)) * fwd.devices : 0;
           Forward::lanes(team, live, [&](std::int64_t s) {
-            const double g = adjoints[this->valueIndex(op.out, d, s)];
-            if (g == 0.0) return;
-            if (select ? selected(selRow + d, s) != static_cast<double>(k) : !this->visits(op, d, n, s)) {
+            const double g = send ? this->sendSeed(this->entryRow(op.edge, k), s)
+                                  : adjoints[this->valueIndex(op.out, d, s)];
+            if (g == 0.0) return;  // a send's seed is 0 where it did not go through the entry
+            if (!send && (select ? selected(selRow + d, s) != static_cast<double>(k)
+                                 : !this->visits(op, d, n, s))) {
               return;
             }
             double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];

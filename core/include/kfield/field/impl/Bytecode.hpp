@@ -55,7 +55,11 @@ enum class OpCode : std::int32_t {
   Ceil,
   // A component of the lexicographic fold that precedes it in a round's ops: that fold writes
   // it, so it does nothing itself (only in TracedProgram::ops; valueOps keep plain folds).
-  FoldComponent
+  FoldComponent,
+  // An exchange's send (Program::exchange): the entry program evaluated for every neighbor,
+  // entry k's value written to edge plane `edge` at k, the own entry to export `plane` (what
+  // the exchange's ShareRead gives back next round).
+  ExchangeSend
 };
 
 // Self: own entry only. Any, All: of boolean entries (exact 1 is true); empty: 0 and 1.
@@ -86,6 +90,7 @@ struct Op {
   std::int32_t component = -1;
   std::int32_t componentBegin = 0, componentCount = 0;
   std::int32_t lexicographic = 0;
+  std::int32_t edge = -1;  // ExchangeSend: its edge plane
 };
 
 // The most components one lexicographic fold evaluates in one pass (wider ones fold
@@ -126,29 +131,35 @@ enum class EntryCode : std::int32_t {
   Tanh,
   Sigmoid,
   Floor,
-  Ceil
+  Ceil,
+  // What the neighbor sent this device last round through an exchange (edge plane `edge`, at
+  // the neighbor's entry for this device); for the device itself, slot (what it sent itself,
+  // or the exchange's initial value).
+  Received
 };
 
 struct EntryOp {
   EntryCode code = EntryCode::Constant;
   std::int32_t a = -1, b = -1, c = -1;  // registers
-  std::int32_t plane = -1;              // Neighbor: export index
-  std::int32_t keyed = 0;               // Neighbor: the export is conditional (has presence keys)
+  std::int32_t plane = -1;              // Neighbor, Received: export index (presence keys)
+  std::int32_t keyed = 0;               // Neighbor, Received: the export is conditional
+  std::int32_t edge = -1;               // Received: edge plane
   std::int32_t slot = -1;               // Local; Neighbor: where the device's own value is, if not
                                         // in its export (share: the value it shared last round)
   double constant = 0.0;
 };
 
-constexpr int kMaxEntryOps = 16;
+constexpr int kMaxEntryOps = 32;
 
 // A neighbor-field expression as traced; a fold compiles the expressions it reads into an
 // entry program.
 struct NbrExpression {
   EntryCode code = EntryCode::Constant;
   std::int32_t a = -1, b = -1, c = -1;  // child expressions
-  std::int32_t plane = -1;              // Neighbor: export index
+  std::int32_t plane = -1;              // Neighbor, Received: export index
+  std::int32_t edge = -1;               // Received: edge plane
   Operand local;                        // Local: the device's own value; Constant: constant
-  std::int32_t mask = -1, context = -1;  // Neighbor: the scope (branch side, align) it was read in
+  std::int32_t mask = -1, context = -1;  // Neighbor, Received: the scope (branch side, align) it was read in
 };
 
 }  // namespace kfield::impl

@@ -50,6 +50,12 @@ struct Tracer {
   }
 
   template <class R, class T>
+  static NbrField<R> combine(EntryCode code, Operand local, const NbrField<T>& b) {
+    return {b.program_, b.program_->nbrCombine(code, b.program_->nbrLocal(local), b.expression_),
+            b.excludeSelf_};
+  }
+
+  template <class R, class T>
   static NbrField<R> combine(EntryCode code, const NbrField<T>& a) {  // f(entry)
     return {a.program_, a.program_->nbrCombine(code, a.expression_, -1), a.excludeSelf_};
   }

@@ -233,6 +233,7 @@ struct RoundKernel {
       }
       case OpCode::Fold: return fold(team, op, scratch, stride, first, count);
       case OpCode::FoldComponent: return;  // written by the lexicographic fold before it
+      case OpCode::ExchangeSend: return exchangeSend(team, op, scratch, stride, first, count);
       default: break;
     }
     perDevice(team, op, scratch, stride, first, count);
@@ -387,6 +388,11 @@ struct RoundKernel {
     return x.b >= 0 ? reg[x.b] : 0.0;
   }
 
+  // An entry that reads a neighbor's conditional export (or exchange): alignment is checked.
+  KOKKOS_INLINE_FUNCTION static bool readsPresence(const EntryOp& x) {
+    return (x.code == EntryCode::Neighbor || x.code == EntryCode::Received) && x.keyed != 0;
+  }
+
   // Is neighbor j (not this device) aligned with this device for every export the entry
   // program reads? Unconditional exports: everyone ran them last round, unless this is the
   // sample's first round, when a device sees only itself.
@@ -395,7 +401,7 @@ struct RoundKernel {
     if (fresh(s) != 0) return false;
     for (int k = 0; k < op.entryCount; ++k) {
       const EntryOp& x = entries(op.entryBegin + k);
-      if (x.code != EntryCode::Neighbor || x.keyed == 0) continue;
+      if (!readsPresence(x)) continue;
       const double mine = planes.presenceNow(x.plane * devices + d, s);
       if (mine == 0.0 || planes.presencePrev(x.plane * devices + j, s) != mine) return false;
     }
@@ -598,7 +604,7 @@ struct RoundKernel {
       form[c] = fusedForm(part);
       for (int r = 0; r < part.entryCount; ++r) {
         const EntryOp& x = entries(part.entryBegin + r);
-        keyed = keyed || (x.code == EntryCode::Neighbor && x.keyed != 0);
+        keyed = keyed || readsPresence(x);
       }
     }
     if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {
@@ -829,6 +835,51 @@ struct RoundKernel {
                           operand.code == EntryCode::EdgeLength ? net.lengths(k) : operand.constant);
   }
 
+  // The row of what neighbor j sent this device last round, read at entry k (d hears j).
+  KOKKOS_INLINE_FUNCTION std::int64_t receivedRow(const EntryOp& x, std::int64_t k) const {
+    return planes.edgeRow + x.edge * static_cast<std::int64_t>(net.neighbors.extent(0)) + net.reverse(k);
+  }
+
+  // Does an exchange send neighbor j (not this device) its entry for j? Only when j is
+  // aligned with it: j ran the call with this device's key last round, and is aligned for
+  // what the entry program reads. Otherwise j gets the device's own entry.
+  KOKKOS_INLINE_FUNCTION bool sendsTo(const Op& op, std::int64_t d, std::int64_t j,
+                                      std::int64_t s) const {
+    if (!aligned(op, d, j, s)) return false;
+    if (op.keyed == 0) return true;
+    const double mine = planes.presenceNow(op.plane * devices + d, s);
+    return mine != 0.0 && planes.presencePrev(op.plane * devices + j, s) == mine;
+  }
+
+  // An exchange's send: the entry program for the device itself, to its export row, then for
+  // each neighbor, to the edge plane at the neighbor's entry (the own entry where not aligned).
+  KOKKOS_INLINE_FUNCTION void exchangeSend(const Team& team, const Op& op, double* scratch,
+                                           std::int64_t stride, std::int64_t first,
+                                           std::int64_t count) const {
+    const bool track = changed.extent(0) > 0;
+    const std::int64_t row = op.plane * devices;
+    const std::int64_t edges = planes.edgeRow + op.edge * static_cast<std::int64_t>(net.neighbors.extent(0));
+    threads(team, count, [&](std::int64_t dl) {
+      const std::int64_t d = first + dl;
+      const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
+      std::int64_t self = begin;
+      while (self < end && net.neighbors(self) != d) ++self;
+      lanes(team, live, [&](std::int64_t s) {
+        const std::int64_t e = dl * live + s;
+        const double own = entryValue(op, scratch, stride, d, d, self, s, e);
+        if (track) noteChange(planes.exportsPrev(row + d, s), own, s);
+        planes.exportsNow(row + d, s) = own;
+        if (op.keyed) planes.presenceNow(row + d, s) = keyOf(op, scratch, stride, e);
+        for (std::int64_t k = begin; k < end; ++k) {
+          const std::int64_t j = net.neighbors(k);
+          const double v = j != d && sendsTo(op, d, j, s) ? entryValue(op, scratch, stride, d, j, k, s, e) : own;
+          if (track) noteChange(planes.exportsPrev(edges + k, s), v, s);
+          planes.exportsNow(edges + k, s) = v;
+        }
+      });
+    });
+  }
+
   KOKKOS_INLINE_FUNCTION double entryValue(const Op& op, const double* scratch, std::int64_t stride,
                                            std::int64_t d, std::int64_t j, std::int64_t k,
                                            std::int64_t s, std::int64_t e) const {
@@ -843,6 +894,9 @@ struct RoundKernel {
                                  : planes.exportsNow(row + d, s);
           break;
         }
+        case EntryCode::Received:
+          reg[r] = j != d ? planes.exportsPrev(receivedRow(x, k), s) : scratch[x.slot * stride + e];
+          break;
         case EntryCode::EdgeLength: reg[r] = net.lengths(k); break;
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + e]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;

@@ -1,0 +1,268 @@
+// Per-neighbor messages: nbr of a neighbor field and exchange, against host loops that follow
+// the rules message by message, to the bit; the weighted multi-path collection built on them.
+#include "ErrorOf.hpp"
+#include "FieldReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/field/Library.hpp>
+#include <kfield/sim/Simulation.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Exchange : public ::testing::Test {};
+TYPED_TEST_SUITE(Exchange, Spaces, SpaceNames);
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <class Space>
+HostPlane runOn(const TracedProgram& program, const Network& net, std::int64_t rounds,
+                const std::vector<std::pair<std::string, std::vector<double>>>& sensors = {}) {
+  BasicSimulation<Space> sim(program, net, 1);
+  for (const auto& [name, values] : sensors) {
+    for (std::int64_t d = 0; d < net.devices(); ++d) sim.sensor(name).set(d, 0, values[d]);
+  }
+  sim.run(rounds);
+  return sim.output();
+}
+
+// The entry of j's row that holds d.
+std::int64_t entryOf(const Network& net, std::int64_t j, std::int64_t d) {
+  for (std::int64_t k = net.offsets()[j]; k < net.offsets()[j + 1]; ++k) {
+    if (net.neighbors()[k] == d) return k;
+  }
+  return -1;
+}
+
+// nbr(-1, 1000 uid + neighbors(uid)): each device sends neighbor j the number 1000 d + j.
+// Round 1: nothing came (the own entry is init); round 2: every neighbor sent its own entry
+// (nobody was aligned in round 1); from round 3 on, what each addressed to this device.
+TYPED_TEST(Exchange, NbrOfANeighborFieldReceivesWhatEachNeighborSentIt) {
+  const auto program = trace([](Program& p) {
+    const Field<double> id = toDouble(p.uid());
+    return p.nbr(-1.0, id * 1000.0 + p.neighbors(id)).sum();
+  });
+  EXPECT_EQ(program.edgePlanes, 1);
+  for (const Network& net : {Network::grid(6, 5, 8), Network::randomGeometric(300, 1.4, 5)}) {
+    for (std::int64_t rounds : {1, 2, 3, 6}) {
+      const HostPlane out = runOn<TypeParam>(program, net, rounds);
+      for (std::int64_t d = 0; d < net.devices(); ++d) {
+        double expected = 0.0;
+        for (std::int64_t j : net.neighborsOf(d)) {
+          if (rounds == 1) {
+            expected += j == d ? -1.0 : 0.0;
+          } else {
+            expected += rounds == 2 || j == d ? 1001.0 * double(j) : 1000.0 * double(j) + double(d);
+          }
+        }
+        ASSERT_EQ(out(d, 0), expected) << net.description() << ", round " << rounds << ", device " << d;
+      }
+    }
+  }
+}
+
+// exchange(0, n -> n + neighbors(uid)): the message on each edge goes back and forth, each
+// device adding the id of the device it sends to. A host loop keeps every message.
+TYPED_TEST(Exchange, ExchangeAnswersEachNeighborWithWhatItSent) {
+  const auto program = trace([](Program& p) {
+    const Field<double> id = toDouble(p.uid());
+    return p.exchange(0.0, [&](const NbrField<double>& n) { return n + p.neighbors(id); }).sum();
+  });
+  const Network net = Network::randomGeometric(250, 1.5, 2);
+  const auto& offsets = net.offsets();
+  const auto& neighbors = net.neighbors();
+  std::vector<double> sent(neighbors.size(), 0.0), ownSent(net.devices(), 0.0);
+  for (std::int64_t r = 1; r <= 7; ++r) {
+    std::vector<double> next(sent.size()), ownNext(ownSent.size()), result(net.devices());
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      const double own = (r == 1 ? 0.0 : ownSent[d]) + double(d);
+      ownNext[d] = own;
+      double sum = 0.0;
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        const double v = j == d || r == 1 ? own : sent[entryOf(net, j, d)] + double(j);
+        next[k] = v;
+        if (j == d || r > 1) sum += v;  // the fold sees the aligned entries
+      }
+      result[d] = sum;
+    }
+    sent.swap(next), ownSent.swap(ownNext);
+    const HostPlane out = runOn<TypeParam>(program, net, r);
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      ASSERT_EQ(bitsOf(out(d, 0)), bitsOf(result[d])) << "round " << r << ", device " << d;
+    }
+  }
+}
+
+// Inside a branch a device hears only its side; a device that changes side starts from init,
+// and a neighbor that was not aligned with it sent it its own entry.
+TYPED_TEST(Exchange, ExchangesAlignWithinBranchSides) {
+  const auto program = trace([](Program& p) {
+    const Field<double> id = toDouble(p.uid());
+    auto received = [&](double init) { return p.nbr(init, id * 1000.0 + p.neighbors(id)).sum(); };
+    return p.branch(
+        p.sense<bool>("left"), [&] { return received(-1.0); }, [&] { return received(-2.0) * 10.0; });
+  });
+  const Network line = Network::grid(8, 1);
+  BasicSimulation<TypeParam> sim(program, line, 1);
+  for (std::int64_t d = 0; d < 8; ++d) sim.sensor("left").set(d, 0, d < 4 ? 1.0 : 0.0);
+  sim.run(3);
+  HostPlane out = sim.output();
+  EXPECT_EQ(out(3, 0), 2003.0 + 3003.0);          // 4 is on the other side
+  EXPECT_EQ(out(4, 0), (4004.0 + 5004.0) * 10.0);  // and 3 too, for 4
+  EXPECT_EQ(out(0, 0), 0.0 + 1000.0);
+  sim.sensor("left").set(3, 0, 0.0);  // 3 moves to the right side
+  sim.run(1);
+  out = sim.output();
+  EXPECT_EQ(out(3, 0), (-2.0 + 4004.0) * 10.0);  // init, and 4's own entry (3 was not aligned)
+  EXPECT_EQ(out(2, 0), 1002.0 + 2002.0 + 3002.0);  // sent last round, from 2's side
+  EXPECT_EQ(out(4, 0), (4004.0 + 5004.0) * 10.0);  // 3 sent nothing on this side last round
+  sim.run(1);
+  out = sim.output();
+  EXPECT_EQ(out(3, 0), (3003.0 + 4004.0) * 10.0);  // 4 had not heard 3: its own entry again
+  EXPECT_EQ(out(2, 0), 1002.0 + 2002.0);            // 3 has left 2's side
+  EXPECT_EQ(out(4, 0), (3004.0 + 4004.0 + 5004.0) * 10.0);  // 3 had heard 4: addressed to 4
+}
+
+// What the next round reads of the exchanges (edge planes included) is carried: 3 + 4 rounds
+// through a restore are 7 rounds.
+TYPED_TEST(Exchange, ExchangesCarryAcrossARestore) {
+  const auto program = trace([](Program& p) {
+    const Field<double> id = toDouble(p.uid());
+    return p.exchange(0.5, [&](const NbrField<double>& n) { return n * 0.5 + p.neighbors(id); }).sum();
+  });
+  const Network net = Network::grid(9, 7);
+  BasicSimulation<TypeParam> straight(program, net, 2);
+  straight.run(7);
+  BasicSimulation<TypeParam> first(program, net, 2), second(program, net, 2);
+  first.run(3);
+  second.restore(first.carry());
+  second.run(4);
+  const HostPlane a = straight.output(), b = second.output();
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    for (std::int64_t s = 0; s < 2; ++s) ASSERT_EQ(bitsOf(a(d, s)), bitsOf(b(d, s))) << "device " << d;
+  }
+  // Two exports (the exchange's own entries, neighbors), then the exchange's edge plane.
+  EXPECT_EQ(first.carry().exports.extent(0), std::size_t(2 * net.devices() + net.entries()));
+}
+
+// The weighted multi-path collection, replayed by a host loop with the same operations in the
+// same order: the same bits; and once the flow settles the source holds the sum of the values.
+std::vector<double> collectWeightedRef(const Network& net, const std::vector<double>& dist,
+                                       const std::vector<double>& value, double radius,
+                                       std::int64_t rounds) {
+  const auto& offsets = net.offsets();
+  const auto& neighbors = net.neighbors();
+  const auto lengths = net.lengths();
+  const auto D = net.devices();
+  std::vector<double> collected(D), part(neighbors.size());
+  for (std::int64_t r = 1; r <= rounds; ++r) {
+    const bool fresh = r == 1;
+    std::vector<double> nextCollected(D), nextPart(part.size());
+    for (std::int64_t d = 0; d < D; ++d) {
+      std::vector<double> weight;
+      double total = 0.0;
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        const double theirs = j == d ? dist[d] : dist[j];
+        const double nearer = theirs < kInf && dist[d] < kInf ? dist[d] - theirs : 0.0;
+        double reach = radius - lengths[k];
+        reach = reach < 0.0 ? 0.0 : reach;
+        const double w = reach * nearer < 0.0 ? 0.0 : reach * nearer;
+        weight.push_back(w);
+        if (j == d || !fresh) total = total + w;
+      }
+      const double factor = total == 0.0 ? 1.0 : total;
+      double own = 0.0, acc = 0.0;
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        if (neighbors[k] == d) own = weight[k - offsets[d]] / factor;
+      }
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        nextPart[k] = j != d && !fresh ? weight[k - offsets[d]] / factor : own;
+        if (j != d && !fresh) acc = acc + collected[j] * part[entryOf(net, j, d)];
+      }
+      nextCollected[d] = value[d] + acc;
+    }
+    collected.swap(nextCollected), part.swap(nextPart);
+  }
+  return collected;
+}
+
+template <class Space>
+void expectCollectWeighted(const Network& net, std::int64_t source, double radius) {
+  const auto program = trace([&](Program& p) {
+    return lib::collectWeighted(p, p.sense<double>("distance"), radius, p.sense<double>("value"));
+  });
+  EXPECT_EQ(program.edgePlanes, 1);
+  const std::vector<double> dist = dijkstra(net, {source});
+  std::vector<double> value(net.devices());
+  double reachable = 0.0;
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    value[d] = 1.0 + std::sin(0.37 * double(d)) * 0.5;
+    if (dist[d] < kInf) reachable += value[d];
+  }
+  for (std::int64_t rounds : {1, 2, 5, 60}) {
+    const HostPlane out = runOn<Space>(program, net, rounds, {{"distance", dist}, {"value", value}});
+    const auto expected = collectWeightedRef(net, dist, value, radius, rounds);
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      ASSERT_EQ(bitsOf(out(d, 0)), bitsOf(expected[d]))
+          << net.description() << ", round " << rounds << ", device " << d;
+    }
+    if (rounds == 60) {
+      EXPECT_NEAR(out(source, 0), reachable, 1e-9 * reachable);
+    }
+  }
+}
+
+TYPED_TEST(Exchange, CollectWeightedMatchesAHostLoopAndConservesTheSum) {
+  expectCollectWeighted<TypeParam>(Network::grid(12, 9, 8), 40, 1.5);
+  expectCollectWeighted<TypeParam>(Network::randomGeometric(400, 1.6, 3), 17, 1.6);
+}
+
+// A tuple is exchanged whole: a plane per component, each with its own messages.
+TYPED_TEST(Exchange, TuplesAreExchangedComponentByComponent) {
+  const auto program = trace([](Program& p) {
+    const Field<double> id = toDouble(p.uid());
+    const auto sent = p.exchange(p.tuple(p.constant(0.0), p.constant(1.0)), [&](const auto& n) {
+      return p.tuple(get<0>(n) + p.neighbors(id), get<1>(n) * 2.0);
+    });
+    return p.tuple(get<0>(sent).sum(), get<1>(sent).max());
+  });
+  EXPECT_EQ(program.edgePlanes, 2);
+  const Network net = Network::grid(5, 4);
+  const HostPlane out = runOn<TypeParam>(program, net, 4);
+  const HostPlane plain = runOn<TypeParam>(
+      trace([](Program& p) {
+        const Field<double> id = toDouble(p.uid());
+        return p.exchange(0.0, [&](const NbrField<double>& n) { return n + p.neighbors(id); }).sum();
+      }),
+      net, 4);
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    EXPECT_EQ(bitsOf(out(d, 0)), bitsOf(plain(d, 0))) << "device " << d;
+    EXPECT_EQ(out(net.devices() + d, 0), 16.0) << "device " << d;  // 1 doubled in each of 4 rounds
+  }
+}
+
+TYPED_TEST(Exchange, ADirectedNetworkIsRefusedByName) {
+  const std::string path = ::testing::TempDir() + "/kfield_exchange_arcs.txt";
+  std::ofstream(path) << "0 1\n1 2\n2 1\n";
+  const Network arcs = Network::fromEdgeList(path, true);
+  const auto program = trace(
+      [](Program& p) { return p.nbr(0.0, p.neighbors(p.constant(1.0))).sum(); }, "relay");
+  EXPECT_EQ(errorOf([&] { BasicSimulation<TypeParam> sim(program, arcs, 1); }),
+            "kfield::Simulation: program 'relay' exchanges values with its neighbors, which needs "
+            "a symmetric network; network 'edge list '" + path + "' (3 devices, 3 arcs)': device 1 "
+            "hears device 0, but 0 does not hear 1");
+}
+
+}  // namespace
+}  // namespace kfield::test
