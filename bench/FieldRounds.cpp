@@ -44,7 +44,7 @@ class EngineRounds {
       : sim_(lib::findProgram(handProgramName(program))->build(net, {}), net, samples) {
     for (std::int64_t s = 0; s < samples; ++s) sim_.sensor("source").set(sourceOf(s, net), s, true);
     if (program == HandProgram::Collect) sim_.sensor("value").fill(1.0);
-    if (program == HandProgram::NearestSource) {
+    if (program == HandProgram::NearestSource || program == HandProgram::CollectWeighted) {
       for (std::int64_t d = 0; d < net.devices(); ++d) {
         for (std::int64_t s = 0; s < samples; ++s) sim_.sensor("value").set(d, s, valueOf(d, s));
       }
@@ -107,6 +107,9 @@ void registerBenchmarks() {
     }
     for (std::int64_t samples : {1, 64}) {  // nearest-source: the tuple-valued G block
       b->Args({3, 0, 10000, samples})->Args({3, 0, 1000000, samples});
+    }
+    for (std::int64_t samples : {1, 64}) {  // collect-weighted: nbr of a neighbor field
+      b->Args({4, 0, 10000, samples})->Args({4, 0, 1000000, samples});
     }
   };
   registerForEachSpace(

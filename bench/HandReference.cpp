@@ -14,6 +14,51 @@ std::vector<double> handReference(HandProgram program, const Network& net, std::
   const std::vector<double> lengths = net.lengths();
   const bool nearest = program == HandProgram::NearestSource;
   std::vector<double> out(static_cast<std::size_t>((nearest ? 2 : 1) * n * samples));
+  if (program == HandProgram::CollectWeighted) {
+    const std::vector<std::int64_t> reverse = net.reverseEntries();
+    const double radius = weightedRadius(net);
+    for (std::int64_t s = 0; s < samples; ++s) {
+      std::vector<double> dist(n, inf), sum(n, 0.0), part(neighbors.size(), 0.0);
+      for (std::int64_t r = 1; r <= rounds; ++r) {
+        const bool first = r == 1;
+        std::vector<double> nextDist(n), nextSum(n), nextPart(part.size());
+        for (std::int64_t i = 0; i < n; ++i) {  // the distance gradient
+          double best = inf;
+          for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+            const std::int64_t j = neighbors[k];
+            if (j != i && dist[j] + lengths[k] < best) best = dist[j] + lengths[k];
+          }
+          nextDist[i] = i == sourceOf(s, net) ? 0.0 : best;
+        }
+        for (std::int64_t i = 0; i < n; ++i) {
+          const double here = nextDist[i];
+          double total = 0.0, own = 0.0, collected = 0.0;
+          std::vector<double> weight;
+          for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+            const std::int64_t j = neighbors[k];
+            const double theirs = j != i ? dist[j] : first ? here : dist[i];
+            const double nearer = theirs < inf && here < inf ? here - theirs : 0.0;
+            const double reach = std::max(radius - lengths[k], 0.0);
+            weight.push_back(std::max(reach * nearer, 0.0));
+            if (j == i || !first) total = total + weight.back();
+          }
+          const double factor = total == 0.0 ? 1.0 : total;
+          for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+            if (neighbors[k] == i) own = weight[k - offsets[i]] / factor;
+          }
+          for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+            const std::int64_t j = neighbors[k];
+            nextPart[k] = j != i && !first ? weight[k - offsets[i]] / factor : own;
+            if (j != i && !first) collected = collected + sum[j] * part[reverse[k]];
+          }
+          nextSum[i] = valueOf(i, s) + collected;
+        }
+        dist.swap(nextDist), sum.swap(nextSum), part.swap(nextPart);
+      }
+      for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(i * samples + s)] = sum[i];
+    }
+    return out;
+  }
   for (std::int64_t s = 0; s < samples && nearest; ++s) {  // lexicographic (distance, value)
     std::vector<double> dist(n, inf), carried(n);
     for (std::int64_t i = 0; i < n; ++i) carried[i] = valueOf(i, s);

@@ -6,6 +6,7 @@
 #define KFIELD_BENCH_HANDROUNDS_HPP
 
 #include <kfield/impl/Bits.hpp>
+#include <kfield/impl/Upload.hpp>
 #include <kfield/net/Network.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -17,17 +18,24 @@
 
 namespace kfield::bench {
 
-enum class HandProgram : std::int64_t { Hop = 0, Distance = 1, Collect = 2, NearestSource = 3 };
+enum class HandProgram : std::int64_t {
+  Hop = 0,
+  Distance = 1,
+  Collect = 2,
+  NearestSource = 3,
+  CollectWeighted = 4
+};
 
 inline const char* handProgramName(HandProgram p) {
-  return p == HandProgram::Hop ? "hop-gradient"
-         : p == HandProgram::Distance ? "distance-gradient"
-         : p == HandProgram::Collect  ? "collect-sum"
-                                      : "nearest-source";
+  return p == HandProgram::Hop                ? "hop-gradient"
+         : p == HandProgram::Distance         ? "distance-gradient"
+         : p == HandProgram::Collect          ? "collect-sum"
+         : p == HandProgram::NearestSource    ? "nearest-source"
+                                              : "collect-weighted";
 }
 
 // Sample s has one source; collect-sum counts the devices (value 1 everywhere); nearest-source
-// carries valueOf.
+// and collect-weighted carry valueOf.
 inline std::int64_t sourceOf(std::int64_t s, const Network& net) { return s % net.devices(); }
 inline double valueOf(std::int64_t d, std::int64_t s) { return double((d * 7 + s) % 13); }
 
@@ -43,6 +51,13 @@ inline bool sameBits(const std::vector<double>& a, const std::vector<double>& b)
 std::vector<double> handReference(HandProgram program, const Network& net, std::int64_t samples,
                                   std::int64_t rounds);
 
+// collect-weighted's radius on a network: twice its longest edge (lib::programs()).
+inline double weightedRadius(const Network& net) {
+  double longest = 0.0;
+  for (double length : net.lengths()) longest = length > longest ? length : longest;
+  return 2.0 * (longest == 0.0 ? 1.0 : longest);
+}
+
 template <class Space>
 class HandRounds {
  public:
@@ -52,7 +67,8 @@ class HandRounds {
   HandRounds(HandProgram program, const Network& net, std::int64_t samples)
       : program_(program), n_(net.devices()), samples_(samples),
         net_(net.on<Memory>(program == HandProgram::Distance ||
-                            program == HandProgram::NearestSource)),
+                            program == HandProgram::NearestSource ||
+                            program == HandProgram::CollectWeighted)),
         source_("source", n_, samples) {
     auto source = Kokkos::create_mirror_view(source_);
     for (std::int64_t s = 0; s < samples; ++s) source(sourceOf(s, net), s) = 1;
@@ -73,6 +89,18 @@ class HandRounds {
         Kokkos::deep_copy(*p, value_);
       }
     }
+    if (program == HandProgram::CollectWeighted) {  // distances, parts sent per entry, sums
+      value_ = Plane("value", n_, samples);
+      auto value = Kokkos::create_mirror_view(value_);
+      for (std::int64_t d = 0; d < n_; ++d) {
+        for (std::int64_t s = 0; s < samples; ++s) value(d, s) = valueOf(d, s);
+      }
+      Kokkos::deep_copy(value_, value);
+      for (Plane* p : {&parentNow_, &parentPrev_}) *p = Plane("parts", net.entries(), samples);
+      for (Plane* p : {&collectedNow_, &collectedPrev_}) *p = Plane("hand", n_, samples);
+      net_.reverse = impl::upload<Memory>(net.reverseEntries(), "kfield::bench::reverse");
+      radius_ = weightedRadius(net);
+    }
     if (program == HandProgram::Collect) {
       for (Plane* p : {&parentNow_, &parentPrev_, &collectedNow_, &collectedPrev_}) {
         *p = Plane("hand", n_, samples);
@@ -87,6 +115,8 @@ class HandRounds {
         collectRound();
       } else if (program_ == HandProgram::NearestSource) {
         nearestRound();
+      } else if (program_ == HandProgram::CollectWeighted) {
+        weightedRound(++round_ == 1);
       } else if (program_ == HandProgram::Hop) {
         gradientRound<true>();
       } else {
@@ -100,7 +130,8 @@ class HandRounds {
 
   static int threads() { return static_cast<int>(Space().concurrency()); }
   std::vector<double> output() const {  // nearest-source: distances, then values
-    const Plane& out = program_ == HandProgram::Collect ? collectedPrev_ : prev_;
+    const bool collected = program_ == HandProgram::Collect || program_ == HandProgram::CollectWeighted;
+    const Plane& out = collected ? collectedPrev_ : prev_;
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     std::vector<double> result(host.data(), host.data() + host.size());
     if (program_ == HandProgram::NearestSource) {
@@ -200,6 +231,81 @@ class HandRounds {
         });
   }
 
+  // collect-weighted: the distance gradient, then each entry's weight (radius - length) x
+  // (how much nearer the neighbor's last distance is), normalised by their sum and sent per
+  // entry (own part to all in a first round), and value plus the neighbors' collected sums
+  // times the parts they sent last round (read at the reverse entry), in CSR order.
+  void weightedRound(bool first) const {
+    const auto offsets = net_.offsets;
+    const auto neighbors = net_.neighbors;
+    const auto lengths = net_.lengths;
+    const auto reverse = net_.reverse;
+    const auto source = source_;
+    const Plane distNow = now_, distPrev = prev_, partNow = parentNow_, partPrev = parentPrev_,
+                sumNow = collectedNow_, sumPrev = collectedPrev_, value = value_;
+    const std::int64_t samples = samples_;
+    const double radius = radius_;
+    Kokkos::parallel_for(
+        "kfield::bench::hand_weighted", Kokkos::RangePolicy<Space>(0, n_),
+        KOKKOS_LAMBDA(std::int64_t i) {
+          const std::int64_t begin = offsets(i), end = offsets(i + 1);
+          double* dist = &distNow(i, 0);
+          double* sum = &sumNow(i, 0);
+          const double* before = &distPrev(i, 0);
+          for (std::int64_t s = 0; s < samples; ++s) dist[s] = kInf, sum[s] = 0.0;
+          std::int64_t self = begin;
+          for (std::int64_t k = begin; k < end; ++k) {
+            const std::int64_t j = neighbors(k);
+            if (j == i) {
+              self = k;
+              continue;
+            }
+            const double* theirs = &distPrev(j, 0);
+            const double length = lengths(k);
+            for (std::int64_t s = 0; s < samples; ++s) {
+              const double v = theirs[s] + length;
+              dist[s] = v < dist[s] ? v : dist[s];
+            }
+          }
+          for (std::int64_t s = 0; s < samples; ++s) dist[s] = source(i, s) ? 0.0 : dist[s];
+          double* total = sum;  // the weights' sum, until the collected sum replaces it
+          for (std::int64_t k = begin; k < end; ++k) {
+            const std::int64_t j = neighbors(k);
+            if (first && j != i) continue;
+            const double* theirs = j != i ? &distPrev(j, 0) : first ? dist : before;
+            double reach = radius - lengths(k);
+            reach = reach < 0.0 ? 0.0 : reach;
+            double* w = &partNow(k, 0);
+            for (std::int64_t s = 0; s < samples; ++s) {
+              const double nearer = theirs[s] < kInf && dist[s] < kInf ? dist[s] - theirs[s] : 0.0;
+              const double m = reach * nearer;
+              w[s] = m < 0.0 ? 0.0 : m;
+              total[s] = total[s] + w[s];
+            }
+          }
+          const double* own = &partNow(self, 0);
+          for (std::int64_t s = 0; s < samples; ++s) {
+            total[s] = total[s] == 0.0 ? 1.0 : total[s];
+            partNow(self, s) = own[s] / total[s];
+          }
+          for (std::int64_t k = begin; k < end; ++k) {
+            if (k == self) continue;
+            double* w = &partNow(k, 0);
+            for (std::int64_t s = 0; s < samples; ++s) w[s] = first ? own[s] : w[s] / total[s];
+          }
+          const double* mine = &value(i, 0);
+          for (std::int64_t s = 0; s < samples; ++s) sum[s] = 0.0;
+          for (std::int64_t k = begin; k < end && !first; ++k) {
+            const std::int64_t j = neighbors(k);
+            if (j == i) continue;
+            const double* theirs = &sumPrev(j, 0);
+            const double* part = &partPrev(reverse(k), 0);
+            for (std::int64_t s = 0; s < samples; ++s) sum[s] = sum[s] + theirs[s] * part[s];
+          }
+          for (std::int64_t s = 0; s < samples; ++s) sum[s] = mine[s] + sum[s];
+        });
+  }
+
   // collect-sum: hops; the parent (the neighbor nearest the source by hops, smallest id among
   // equals; -1 at sources and where none is reachable); value 1 plus what the children handed
   // over last round, in CSR order.
@@ -255,7 +361,9 @@ class HandRounds {
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> source_;
   Plane now_, prev_;  // hops or distance
   Plane parentNow_, parentPrev_, collectedNow_, collectedPrev_;  // nearest-source: values
-  Plane value_;  // nearest-source's sensor
+  Plane value_;  // nearest-source's and collect-weighted's sensor
+  double radius_ = 0.0;    // collect-weighted (parentNow_, parentPrev_: the parts sent per entry)
+  std::int64_t round_ = 0;
 };
 
 }  // namespace kfield::bench

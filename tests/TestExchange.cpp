@@ -4,6 +4,7 @@
 #include "FieldReference.hpp"
 #include "TestSpaces.hpp"
 
+#include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Library.hpp>
 #include <kfield/sim/Simulation.hpp>
 
@@ -250,6 +251,44 @@ TYPED_TEST(Exchange, TuplesAreExchangedComponentByComponent) {
     EXPECT_EQ(bitsOf(out(d, 0)), bitsOf(plain(d, 0))) << "device " << d;
     EXPECT_EQ(out(net.devices() + d, 0), 16.0) << "device " << d;  // 1 doubled in each of 4 rounds
   }
+}
+
+// The reverse of an exchange recomputed window by window, or with every value on the tape,
+// gives the bits of one window over the whole run.
+TYPED_TEST(Exchange, GradientsAreTheSameBitsInEveryWindowAndTape) {
+  const auto program = trace([](Program& p) {
+    const Field<double> x = p.sense<double>("x"), rate = p.parameter("rate");
+    const auto sent = p.exchange(x, [&](const NbrField<double>& n) {
+      return n * rate + p.neighbors(x * x) * 0.1;
+    });
+    return lib::collectWeighted(p, abs(x) * 4.0, 1.5, sent.sum() * rate);
+  });
+  const Network net = Network::grid(7, 6, 8);
+  const std::vector<std::int64_t> stops{9, 4, 12, 0, 7};
+  auto gradient = [&](std::int64_t window, diff::Tape tape) {
+    diff::BasicGradient<TypeParam> g(program, net, 5);
+    g.parameter("rate", {0.45});
+    g.loss(diff::Loss::Output);
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      for (std::int64_t s = 0; s < 5; ++s) g.sensor("x").set(d, s, std::sin(0.7 * double(d) + double(s)));
+    }
+    diff::GradientOptions o;
+    o.window = window;
+    o.tape = tape;
+    return g.run(stops, o);
+  };
+  const auto full = gradient(12, diff::Tape::Carry);
+  for (std::int64_t window : {1, 3, 5}) {
+    for (diff::Tape tape : {diff::Tape::Carry, diff::Tape::Values}) {
+      const auto r = gradient(window, tape);
+      EXPECT_EQ(bitsOf(r.loss), bitsOf(full.loss));
+      for (std::size_t s = 0; s < stops.size(); ++s) {
+        EXPECT_EQ(bitsOf(r.sampleGradient[s][0]), bitsOf(full.sampleGradient[s][0]))
+            << "window " << window << ", sample " << s;
+      }
+    }
+  }
+  EXPECT_NE(full.sampleGradient[2][0], 0.0);
 }
 
 TYPED_TEST(Exchange, ADirectedNetworkIsRefusedByName) {

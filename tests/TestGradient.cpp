@@ -354,7 +354,8 @@ using Body = std::function<Field<double>(Program&, const Field<double>&, const F
 // <J v, w> = <v, J^T w> for one operation: J^T w from the reverse (w seeds the output, the
 // sensors x and y differentiated), J v by central differences along v.
 template <class Space>
-void dotProductTest(const std::string& name, const Body& body, const Network& net) {
+void dotProductTest(const std::string& name, const Body& body, const Network& net,
+                    const std::vector<std::int64_t>& stops = {3, 2}) {
   const TracedProgram program = trace(
       [&](Program& p) {
         const Field<double> x = p.sense<double>("x"), y = p.sense<double>("y");
@@ -362,7 +363,6 @@ void dotProductTest(const std::string& name, const Body& body, const Network& ne
       },
       name);
   const std::int64_t D = net.devices(), B = 2;
-  const std::vector<std::int64_t> stops{3, 2};
   auto input = [&](int which, std::int64_t d, std::int64_t s) {
     return std::sin(1.7 * double(d) + 0.9 * double(s) + 2.3 * which) * (which == 2 ? 1.0 : 0.8);
   };
@@ -474,6 +474,43 @@ TYPED_TEST(Gradient, EveryOperationsVjpPassesTheDotProductTest) {
   for (const auto& [name, body] : cases) {
     dotProductTest<TypeParam>(name, body, directed);
     dotProductTest<TypeParam>(name + " (grid)", body, grid);
+  }
+}
+
+// Exchanges (symmetric networks only): what each device sent each neighbor, through sends,
+// receptions, own entries to neighbors not aligned, branches and the library's collection.
+TYPED_TEST(Gradient, ExchangesVjpsPassTheDotProductTest) {
+  using F = Field<double>;
+  using N = NbrField<double>;
+  const std::vector<std::pair<std::string, Body>> cases{
+      {"nbr.field",
+       [](Program& p, const F& x, const F& y) {
+         return (p.nbr(x, p.neighbors(x) * y + p.edgeLength()) * y).sum();
+       }},
+      {"exchange.sum",
+       [](Program& p, const F& x, const F& y) {
+         return p.exchange(x, [&](const N& n) { return n * y * 0.5 + p.neighbors(x * x); }).sum();
+       }},
+      {"exchange.min",
+       [](Program& p, const F& x, const F& y) {
+         const auto sent = p.exchange(x, [&](const N& n) { return min(n, p.neighbors(y)) + x * 0.25; });
+         return sent.excludeSelf().min() + sent.self();
+       }},
+      {"exchange.branch",
+       [](Program& p, const F& x, const F& y) {
+         return p.branch(
+             x < 0.05, [&] { return p.exchange(y, [&](const N& n) { return n * x + 1.0; }).sum(); },
+             [&] { return p.nbr(x, p.neighbors(y) - y).max(); });
+       }},
+      {"collectWeighted",
+       [](Program& p, const F& x, const F& y) {
+         return lib::collectWeighted(p, abs(x) * 3.0, 1.5, y * y);
+       }},
+  };
+  const Network grid = Network::grid(4, 3, 8), rgg = Network::randomGeometric(30, 1.6, 4);
+  for (const auto& [name, body] : cases) {
+    dotProductTest<TypeParam>(name + " (grid)", body, grid, {6, 4});
+    dotProductTest<TypeParam>(name + " (rgg)", body, rgg, {6, 4});
   }
 }
 

@@ -45,7 +45,7 @@ TYPED_TEST(Programs, EachIsFoundByItsNameAndReadsTheSensorsItLists) {
     for (const SensorInfo& s : program.sensors) read.push_back(s.name);
     EXPECT_EQ(read, entry.sensors) << entry.name;
   }
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_EQ(names.size(), 12u);
   EXPECT_EQ(lib::findProgram("frobnicate"), nullptr);
 }
 
@@ -75,6 +75,9 @@ TYPED_TEST(Programs, GossipAndBroadcastAndCollectOnAGrid) {
   EXPECT_EQ(stable<TypeParam>("broadcast", net), std::vector<double>(n, 0.0));  // device 0's id
   const auto collected = stable<TypeParam>("collect-sum", net);
   EXPECT_EQ(collected[0], double(n * (n - 1) / 2));  // every id, at the source
+  // Split along many paths, the parts add up to the same sum, to rounding.
+  const auto weighted = stable<TypeParam>("collect-weighted", net);
+  EXPECT_NEAR(weighted[0], double(n * (n - 1) / 2), 1e-9 * double(n * n));
 }
 
 TYPED_TEST(Programs, SettingsAreCheckedByName) {

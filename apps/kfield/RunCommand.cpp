@@ -101,7 +101,8 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
       for (std::int64_t s : sources) sim.sensor("source").set(s, true);
     }
     if (reads("value")) {
-      const bool ones = o.program == "collect-sum";  // counts the devices
+      // The collections count the devices.
+      const bool ones = o.program == "collect-sum" || o.program == "collect-weighted";
       for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
     }
     if (!o.resume.empty()) {  // one chunk: runProgram refuses --chunk with --resume

@@ -21,6 +21,12 @@ std::int64_t largestDegree(const Network& net) {
   return degree;
 }
 
+double longestEdge(const Network& net) {
+  const std::vector<double> lengths = net.lengths();
+  const auto longest = std::max_element(lengths.begin(), lengths.end());
+  return longest == lengths.end() || *longest == 0.0 ? 1.0 : *longest;
+}
+
 // f(p) traced under the program's library name. Sensors are read one statement at a time, so
 // their order (LibraryProgram::sensors) does not hang on the order arguments are evaluated in.
 template <class F>
@@ -135,6 +141,18 @@ const std::vector<LibraryProgram>& programs() {
                return nearestSource(p, s, value(p));
              },
              "nearest-source");
+       }},
+      {"collect-weighted",
+       "the sum of value at the source, by weighted multi-path collection (FCPP's wmp_collection; "
+       "radius: twice the network's longest edge)",
+       {"source", "value"},
+       {},
+       [](const Network& net, const ProgramSettings&) {
+         const double radius = 2.0 * longestEdge(net);
+         return traced("collect-weighted", [radius](Program& p) {
+           const Field<double> distance = distanceGradient(p, source(p));
+           return collectWeighted(p, distance, radius, value(p));
+         });
        }},
   };
   return table;
