@@ -7,11 +7,15 @@
 #include "HandRounds.hpp"
 #include "PlainRounds.hpp"
 
+#include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/sim/Simulation.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -92,6 +96,84 @@ void rounds(benchmark::State& state) {
   countRounds(state, net, samples, Variant<Space>::threads());
 }
 
+// spawn with 16 live processes per device: 16 sources spread over a grid launch in round 1,
+// and each process is a hop gradient from its source that lasts the whole run. Warmed up until
+// every device holds all 16, and checked then: the sum of each device's 16 hop counts.
+constexpr int kProcesses = 16;
+
+TracedProgram spawnProgram() {
+  return trace(
+      [](Program& p) {
+        const Field<int> id = p.uid();
+        const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
+        const Field<int> launch = p.mux(p.sense<bool>("source") && round == 1, id, p.constant(-1));
+        return p.spawn<double>(launch, kProcesses, [&](const Field<int>& key) {
+          return std::make_pair(lib::hopGradient(p, id == key), round < (1 << 30));
+        }).sum();
+      },
+      "spawn-16");
+}
+
+// Bytes per device of a simulation's planes (one sample): RoundPlanes' rows over devices.
+std::uint64_t planeBytesPerDevice(const TracedProgram& program, const Network& net) {
+  auto keyed = [](const std::vector<PlaneInfo>& planes) {
+    return std::any_of(planes.begin(), planes.end(), [](const PlaneInfo& x) { return x.keyed; });
+  };
+  const auto rows = impl::RoundPlanes<Kokkos::HostSpace>::rows(
+      std::size_t(net.devices()), std::size_t(net.entries()), program.sensors.size(),
+      program.exports.size(), std::size_t(program.edgePlanes), keyed(program.exports),
+      program.states.size(), keyed(program.states), std::size_t(program.outputWidth));
+  return rows.total() * sizeof(double) / std::uint64_t(net.devices());
+}
+
+// Hops from `source` by breadth-first search (+inf where unreachable).
+std::vector<double> hopsFrom(const Network& net, std::int64_t source) {
+  std::vector<double> hops(static_cast<std::size_t>(net.devices()), std::numeric_limits<double>::infinity());
+  std::deque<std::int64_t> queue{source};
+  hops[static_cast<std::size_t>(source)] = 0.0;
+  while (!queue.empty()) {
+    const std::int64_t i = queue.front();
+    queue.pop_front();
+    for (std::int64_t k = net.offsets()[i]; k < net.offsets()[i + 1]; ++k) {
+      const auto j = static_cast<std::size_t>(net.neighbors()[k]);
+      if (hops[j] > hops[static_cast<std::size_t>(i)] + 1.0) {
+        hops[j] = hops[static_cast<std::size_t>(i)] + 1.0;
+        queue.push_back(static_cast<std::int64_t>(j));
+      }
+    }
+  }
+  return hops;
+}
+
+template <class Space>
+void spawnRounds(benchmark::State& state) {
+  const Network& net = network(0, state.range(0));
+  const TracedProgram program = spawnProgram();
+  BasicSimulation<Space> sim(program, net, 1);
+  std::vector<std::int64_t> sources;
+  for (int k = 0; k < kProcesses; ++k) sources.push_back((2 * k + 1) * net.devices() / (2 * kProcesses));
+  for (std::int64_t d : sources) sim.sensor("source").set(d, 0, 1.0);
+  const auto side = static_cast<std::int64_t>(std::llround(std::sqrt(double(net.devices()))));
+  sim.run(2 * side);  // every process reaches every device
+  {
+    std::vector<double> expected(static_cast<std::size_t>(net.devices()), 0.0);
+    for (std::int64_t source : sources) {
+      const std::vector<double> hops = hopsFrom(net, source);
+      for (std::size_t d = 0; d < expected.size(); ++d) expected[d] += hops[d];
+    }
+    const HostPlane out = sim.output();
+    if (!sameBits(std::vector<double>(out.data(), out.data() + out.size()), expected)) {
+      return fail(state, "spawn: the 16 processes' hop counts differ from breadth-first search");
+    }
+  }
+  timeFenced<Space>(state, [&] { sim.run(kRoundsPerIteration); });
+  countRounds(state, net, 1, static_cast<int>(Space().concurrency()));
+  state.counters["process_rounds_per_second"] = benchmark::Counter(
+      double(state.iterations()) * double(net.devices()) * double(kRoundsPerIteration * kProcesses),
+      benchmark::Counter::kIsRate);
+  state.counters["plane_bytes_per_device"] = double(planeBytesPerDevice(program, net));
+}
+
 }  // namespace
 
 void registerBenchmarks() {
@@ -118,6 +200,11 @@ void registerBenchmarks() {
   registerForEachSpace(
       "Rounds/HandWritten", [](auto t) { return rounds<typename decltype(t)::type, HandRounds>; },
       shapes);
+  registerForEachSpace(
+      "Spawn/Engine", [](auto t) { return spawnRounds<typename decltype(t)::type>; },
+      [](benchmark::internal::Benchmark* b) {
+        b->ArgNames({"devices"})->Arg(10000)->Arg(100000);
+      });
   // A GPU also runs the hop gradient on 10^7 devices x 64 samples (tens of GB of planes).
   forEachEnabledSpace([](auto tag) {
     using Space = typename decltype(tag)::type;

@@ -477,9 +477,10 @@ TYPED_TEST(Gradient, EveryOperationsVjpPassesTheDotProductTest) {
   }
 }
 
-// Exchanges (symmetric networks only): what each device sent each neighbor, through sends,
-// receptions, own entries to neighbors not aligned, branches and the library's collection.
-TYPED_TEST(Gradient, ExchangesVjpsPassTheDotProductTest) {
+// Exchanges and processes (symmetric networks only): what each device sent each neighbor
+// (sends, receptions, own entries to neighbors not aligned, branches, the library's
+// collection), and neighbor reads inside processes held in different slots.
+TYPED_TEST(Gradient, ExchangeAndSpawnVjpsPassTheDotProductTest) {
   using F = Field<double>;
   using N = NbrField<double>;
   const std::vector<std::pair<std::string, Body>> cases{
@@ -505,6 +506,18 @@ TYPED_TEST(Gradient, ExchangesVjpsPassTheDotProductTest) {
       {"collectWeighted",
        [](Program& p, const F& x, const F& y) {
          return lib::collectWeighted(p, abs(x) * 3.0, 1.5, y * y);
+       }},
+      // Processes launched by devices 0 (round 1) and 5 (round 2): their neighbor reads find
+      // each neighbor's copy by key, and so do their adjoints.
+      {"spawn",
+       [](Program& p, const F& x, const F& y) {
+         const Field<int> id = p.uid();
+         const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
+         const Field<int> launch = p.mux((id == 0 && round == 1) || (id == 5 && round == 2), id, p.constant(-1));
+         return p.spawn<double>(launch, 3, [&](const Field<int>&) {
+           const F v = p.share(x, [&](const N& n) { return (n * y).excludeSelf().sum() * 0.3 + x; });
+           return std::make_pair(v, round < 50);
+         }).sum();
        }},
   };
   const Network grid = Network::grid(4, 3, 8), rgg = Network::randomGeometric(30, 1.6, 4);

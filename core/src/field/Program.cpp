@@ -402,6 +402,88 @@ std::vector<Operand> Program::lexicographicFold(impl::FoldCode code,
   return result;
 }
 
+// A spawn keeps a key state and a spread export per slot (each slot's key, or -1); its
+// process is traced once per slot, each copy under align(key).
+Program::SpawnScope Program::beginSpawn(Operand launch, int maxKeys) {
+  if (inProcess_) {
+    traceError("a spawn inside a spawn's process is not supported (at '" + levels_.back().prefix + "')");
+  }
+  SpawnScope scope;
+  scope.path = call("spawn");
+  if (maxKeys < 1 || maxKeys > impl::kMaxProcesses) {
+    traceError("spawn '" + scope.path + "': maxKeys must be in [1, " +
+               std::to_string(impl::kMaxProcesses) + "], got " + std::to_string(maxKeys));
+  }
+  pushLevel(scope.path);
+  scope.spawn = static_cast<std::int32_t>(traced_.spawns.size());
+  traced_.spawns.push_back({scope.path, maxKeys});
+  scope.state = static_cast<std::int32_t>(traced_.states.size());
+  scope.spread = static_cast<std::int32_t>(traced_.exports.size());
+  for (int s = 0; s < maxKeys; ++s) {
+    traced_.states.push_back({scope.path + "/key@" + std::to_string(s), keyed()});
+    traced_.exports.push_back({scope.path + "/spread@" + std::to_string(s), keyed()});
+  }
+  for (int s = 0; s < maxKeys; ++s) {
+    const std::string path = scope.path + "/key@" + std::to_string(s);
+    graph::Node node{"spawn.key", path, {keyOf(launch), "state:" + scope.path + "/key@*",
+                                         "export:" + scope.path + "/spread@*"}, {}, false};
+    Op op = alignedOp(OpCode::SpawnKey, launch, scope.spread, keyed(), node);
+    op.spawn = scope.spawn;
+    op.slot = s;
+    op.width = maxKeys;
+    op.state = scope.state;
+    scope.keys.push_back(record(op, node));
+  }
+  scope.entriesBegin = static_cast<std::int32_t>(traced_.entries.size());
+  scope.exportsBegin = static_cast<std::int32_t>(traced_.exports.size());
+  inProcess_ = true;
+  return scope;
+}
+
+void Program::checkEnds(const SpawnScope& scope, Operand keep) {
+  if (keep.slot < 0 && keep.constant == 1.0) {
+    traceError("spawn '" + scope.path + "': the process never ends (keep is the constant true): "
+               "give it an end rule, such as keeping it while a timer runs");
+  }
+}
+
+void Program::copyTraced(SpawnScope& scope, int slot, std::int32_t exportsBefore) {
+  const auto stride = static_cast<std::int32_t>(traced_.exports.size()) - exportsBefore;
+  if (slot == 0) scope.copyStride = stride;
+  if (stride != scope.copyStride) {
+    traceError("spawn '" + scope.path + "': the process traced " + std::to_string(stride) +
+               " neighbor calls for slot " + std::to_string(slot) + " and " +
+               std::to_string(scope.copyStride) + " for slot 0: it must trace the same for every key");
+  }
+}
+
+void Program::endSpawn(const SpawnScope& scope, const std::vector<Operand>& keys) {
+  inProcess_ = false;
+  // A neighbor read inside a process copy finds, on each neighbor, the copy (slot) that runs
+  // the same key.
+  for (std::size_t i = static_cast<std::size_t>(scope.entriesBegin); i < traced_.entries.size(); ++i) {
+    impl::EntryOp& e = traced_.entries[i];
+    if (e.plane < scope.exportsBegin) continue;
+    if (e.code == EntryCode::Received) {
+      traceError("spawn '" + scope.path + "': an exchange inside a process is not supported ('" +
+                 traced_.exports[static_cast<std::size_t>(e.plane)].path + "')");
+    }
+    if (e.code != EntryCode::Neighbor || scope.copyStride == 0) continue;
+    e.copies = static_cast<std::int32_t>(keys.size());
+    e.copy = (e.plane - scope.exportsBegin) / scope.copyStride;
+    e.copyStride = scope.copyStride;
+  }
+  for (std::size_t s = 0; s < keys.size(); ++s) {
+    const auto state = static_cast<std::int32_t>(scope.state + s);
+    const std::string& path = traced_.states[static_cast<std::size_t>(state)].path;
+    graph::Node node{"remember.write", path, {keyOf(keys[s])}, {"state:" + path}, false};
+    record(alignedOp(OpCode::RememberWrite, keys[s], state, keyed(), node), node);
+    const auto spread = static_cast<std::int32_t>(scope.spread + s);
+    addExport(traced_.exports[static_cast<std::size_t>(spread)].path, keys[s], spread);
+  }
+  popLevel();
+}
+
 Program::BranchScope Program::beginBranch(Operand cond) {
   const std::string path = call("branch");
   pushLevel(path);

@@ -154,6 +154,22 @@ inline Field<double> collectWeighted(Program& p, const Field<double>& distance, 
   });
 }
 
+// Processes: a hop gradient from every device where `source` holds, each its own process
+// (keyed by the source's id) reaching the devices fewer than `range` hops away; at most
+// `maxSources` per device. A source that appears launches its process; one that stops being a
+// source stops anchoring it, its distances rise, and the process ends everywhere within
+// about `range` rounds. The values: hops to each source.
+inline Processes<double> sourceGradients(Program& p, const Field<bool>& source, double range,
+                                         int maxSources) {
+  return p.aggregate("sourceGradients", [&] {
+    const Field<int> id = p.uid();
+    return p.spawn<double>(p.mux(source, id, p.constant(-1)), maxSources, [&](const Field<int>& key) {
+      const Field<double> hops = hopGradient(p, source && id == key);
+      return std::make_pair(hops, hops < range);
+    });
+  });
+}
+
 // S: sparse choice. A device leads when its id is the smallest within `radius` hops, so
 // leaders are more than `radius` hops apart (radius levels of neighbor minima, traced one by
 // one: each settles one round after the one below). Returns the id of the nearest leader by

@@ -295,5 +295,6 @@ Field<int> NbrField<T>::count() const {
 }  // namespace kfield
 
 #include "kfield/field/TupleOperators.hpp"
+#include "kfield/field/Processes.hpp"
 
 #endif

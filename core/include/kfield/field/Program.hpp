@@ -23,6 +23,20 @@ class Program;
 template <class Fn>
 TracedProgram trace(Fn&& fn, const std::string& name = "program");
 
+// What a spawn returns: a device's live processes, slot by slot (kfield/field/Processes.hpp
+// folds them).
+template <class T>
+struct Processes {
+  std::vector<Field<int>> keys;    // the key of the slot's live process; -1 where none
+  std::vector<Field<T>> values;    // its value (where live)
+  std::vector<Field<bool>> live;
+  Field<int> count() const;
+  Field<T> min() const;  // over the live processes; +inf (-inf, 0) where none
+  Field<T> max() const;
+  Field<T> sum() const;
+  Field<T> valueOf(const Field<int>& key, T otherwise) const;  // the process `key`'s value
+};
+
 class Program {
  public:
   explicit Program(std::string name = "program") : name_(std::move(name)) {}
@@ -226,6 +240,18 @@ class Program {
                        cond.excludesSelf() || a.excludesSelf());
   }
 
+  // Aggregate processes (FCPP's spawn, ScaFi's sspawn): a device launches process `launch`
+  // (a key >= 0; negative: none) and runs, each round, every process it holds: those it
+  // launched or still keeps, and those its neighbors spread to it last round. body(key) gives
+  // (value, keep): the process's value, and whether the device keeps it (and spreads it to its
+  // neighbors) after this round. Each process runs as align(key): its calls hear only
+  // neighbors running the same key, and its state restarts when it re-enters. At most maxKeys
+  // processes per device (1 to kMaxProcesses): more is an error naming the spawn, raised after
+  // the round that would hold them. A key keeps its slot while it lives; new keys take the
+  // free slots in key order.
+  template <class T, class Body>
+  Processes<T> spawn(const Field<int>& launch, int maxKeys, Body&& body);  // Processes.hpp
+
   // An aligned block whose key may differ per device: inside it a device hears only the
   // neighbors that entered with the same key, and its state restarts when its key changes.
   template <class Body>
@@ -334,6 +360,18 @@ class Program {
     std::vector<std::int32_t> states;
     std::vector<impl::Operand> reads;
   };
+  struct SpawnScope {
+    std::string path;
+    std::int32_t spawn, state, spread;  // its index, first key state, first spread export
+    std::vector<impl::Operand> keys;     // the slots' keys this round
+    std::int32_t entriesBegin, exportsBegin;  // what the process copies traced
+    std::int32_t copyStride = -1;       // exports per copy
+  };
+  SpawnScope beginSpawn(impl::Operand launch, int maxKeys);
+  void checkEnds(const SpawnScope& scope, impl::Operand keep);
+  void copyTraced(SpawnScope& scope, int slot, std::int32_t exportsBefore);
+  void endSpawn(const SpawnScope& scope, const std::vector<impl::Operand>& keys);
+
   // A share, nbr or exchange.
   struct ShareScope {
     std::string path;
@@ -379,6 +417,7 @@ class Program {
   std::int32_t mask_ = -1;     // value id of the current mask; -1: every device
   std::int32_t context_ = -1;  // value id of the current alignment context; -1: none
   bool finished_ = false;
+  bool inProcess_ = false;  // tracing a spawn's process
 };
 
 // Traces fn(Program&) -> Field<T> once.

@@ -47,6 +47,12 @@ struct ParameterInfo {
   std::int32_t offset = 0;
 };
 
+// A spawn call: at most maxKeys live processes per device.
+struct SpawnInfo {
+  std::string path;
+  std::int32_t maxKeys = 0;
+};
+
 struct TracedProgram {
   std::string name;
   graph::Description description;  // the operations that run, in order, with their planes
@@ -58,6 +64,7 @@ struct TracedProgram {
   // Exchanges' edge planes: what each device sent each neighbor, a row per network entry
   // (after the export rows, in the same planes).
   std::int32_t edgePlanes = 0;
+  std::vector<SpawnInfo> spawns;
 
   // What rounds replay: operations over scratch slots (value ids mapped to reusable slots).
   std::vector<impl::Op> ops;

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -142,6 +143,8 @@ class BasicSimulation {
   HostPlane sensorHost_;  // sample order; only when the planes are not on the host
   bool sensorsDirty_ = true;
   Kokkos::View<int*, Memory> changed_, fresh_;
+  Kokkos::View<std::int64_t*, Memory> overflow_;  // spawns x sample positions (RoundKernel)
+  void checkOverflow(std::int64_t live) const;
   std::vector<std::int64_t> sampleAt_;    // position -> sample
   std::vector<std::int64_t> positionOf_;  // sample -> position
   std::vector<std::int64_t> roundsDone_;  // per sample
@@ -203,6 +206,10 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   }
   changed_ = Kokkos::View<int*, Memory>("kfield::sim::changed", samples_);
   fresh_ = Kokkos::View<int*, Memory>("kfield::sim::fresh", samples_);
+  if (!program_.spawns.empty()) {
+    overflow_ = Kokkos::View<std::int64_t*, Memory>(
+        "kfield::sim::spawn_overflow", program_.spawns.size() * static_cast<std::size_t>(samples_));
+  }
   sampleAt_.resize(samples_);
   std::iota(sampleAt_.begin(), sampleAt_.end(), 0);
   positionOf_ = sampleAt_;
@@ -333,12 +340,37 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   }
   Kokkos::deep_copy(fresh_, freshHost);
   k.fresh = fresh_;
+  if (overflow_.extent(0) > 0) {
+    Kokkos::deep_copy(space_, overflow_, std::numeric_limits<std::int64_t>::max());
+    k.overflow = overflow_;
+  }
   Kokkos::TeamPolicy<ExecSpace> policy(space_, plan.teams, teamSize);
   Kokkos::parallel_for("kfield::sim::round",
                        policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
   planes_.endRound();
   for (std::int64_t p = 0; p < live; ++p) ++roundsDone_[sampleAt_[p]];
   for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
+  if (overflow_.extent(0) > 0) checkOverflow(live);
+}
+
+// A spawn whose devices would hold more processes than its bound: the round kept the smallest
+// keys; the error names the spawn, the first device, the sample and the round.
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::checkOverflow(std::int64_t live) const {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), overflow_);
+  for (std::size_t i = 0; i < program_.spawns.size(); ++i) {
+    for (std::int64_t p = 0; p < live; ++p) {
+      const std::int64_t d = host(i * static_cast<std::size_t>(samples_) + static_cast<std::size_t>(p));
+      if (d == std::numeric_limits<std::int64_t>::max()) continue;
+      const SpawnInfo& spawn = program_.spawns[i];
+      const std::int64_t sample = sampleAt_[p];
+      impl::invalidArgument(kWho, "program '" + program_.name + "', spawn '" + spawn.path +
+                                      "': device " + std::to_string(d) + " would hold more than " +
+                                      std::to_string(spawn.maxKeys) + " live processes in round " +
+                                      std::to_string(roundsDone_[sample]) + " of sample " +
+                                      std::to_string(sample) + " (raise maxKeys)");
+    }
+  }
 }
 
 template <class ExecSpace>

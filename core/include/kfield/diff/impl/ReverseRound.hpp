@@ -64,10 +64,13 @@ struct ReverseRoundBase {
       const EntryOp& x = entries(op.entryBegin + r);
       switch (x.code) {
         case EntryCode::Neighbor: {
-          const std::int64_t row = x.plane * fwd.devices;
-          reg[r] = j != d        ? fwd.planes.exportsPrev(row + j, s)
-                   : x.slot >= 0 ? scratch[x.slot * stride + s]
-                                 : fwd.planes.exportsNow(row + d, s);
+          if (j != d) {
+            const std::int64_t row = fwd.neighborRow(x, d, j, s);
+            reg[r] = row >= 0 ? fwd.planes.exportsPrev(row, s) : 0.0;
+          } else {
+            reg[r] = x.slot >= 0 ? scratch[x.slot * stride + s]
+                                 : fwd.planes.exportsNow(x.plane * fwd.devices + d, s);
+          }
           break;
         }
         case EntryCode::Received:
@@ -454,7 +457,7 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
             for (int r = 0; r < op.entryCount; ++r) {
               const EntryOp& x = fwd.entries(op.entryBegin + r);
               if (x.code == EntryCode::Neighbor && adj[r] != 0.0) {
-                exportAdjoint(x.plane * fwd.devices + n, s) += adj[r];
+                exportAdjoint(fwd.neighborRow(x, d, n, s), s) += adj[r];
               }
             }
           });

@@ -59,7 +59,11 @@ enum class OpCode : std::int32_t {
   // An exchange's send (Program::exchange): the entry program evaluated for every neighbor,
   // entry k's value written to edge plane `edge` at k, the own entry to export `plane` (what
   // the exchange's ShareRead gives back next round).
-  ExchangeSend
+  ExchangeSend,
+  // The key of process slot `slot` of a spawn (Program::spawn): the slot's key of last round
+  // while its process lives, else the next new key (launched here as a, or spread by a
+  // neighbor) in key order over the free slots; -1 for none.
+  SpawnKey
 };
 
 // Self: own entry only. Any, All: of boolean entries (exact 1 is true); empty: 0 and 1.
@@ -91,7 +95,13 @@ struct Op {
   std::int32_t componentBegin = 0, componentCount = 0;
   std::int32_t lexicographic = 0;
   std::int32_t edge = -1;  // ExchangeSend: its edge plane
+  // SpawnKey: spawn `spawn`'s slot `slot` of `width`; the slots' keys are states from `state`
+  // on, and the keys they spread exports from `plane` on.
+  std::int32_t spawn = -1, slot = -1, width = 0, state = -1;
 };
+
+// The most process slots a spawn keeps per device.
+constexpr int kMaxProcesses = 64;
 
 // The most components one lexicographic fold evaluates in one pass (wider ones fold
 // component by component).
@@ -147,6 +157,10 @@ struct EntryOp {
   std::int32_t slot = -1;               // Local; Neighbor: where the device's own value is, if not
                                         // in its export (share: the value it shared last round)
   double constant = 0.0;
+  // Neighbor inside a spawn's process: the call has `copies` copies (one per slot),
+  // `copyStride` exports apart, and this is copy `copy`; a neighbor's entry is read from the
+  // copy where it runs the same process (the same presence key), whatever its slot.
+  std::int32_t copies = 0, copy = 0, copyStride = 0;
 };
 
 constexpr int kMaxEntryOps = 32;

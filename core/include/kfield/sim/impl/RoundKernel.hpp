@@ -41,6 +41,9 @@ struct RoundKernel {
   // (slot x device x live sample): the reversal's tape of the round.
   Kokkos::View<double*, Memory> tape;
   Kokkos::View<int*, Memory> changed;      // per sample position; empty when not tracked
+  // Per spawn x sample position: the smallest device whose live processes would exceed the
+  // spawn's bound this round (a large value: none).
+  Kokkos::View<std::int64_t*, Memory> overflow;
   Kokkos::View<const int*, Memory> fresh;  // per sample position: 1 in the sample's first round
   bool anyFresh = true;                    // some live sample is in its first round
   bool writeOutput = true;                 // some live sample may end with this round
@@ -234,6 +237,7 @@ struct RoundKernel {
       case OpCode::Fold: return fold(team, op, scratch, stride, first, count);
       case OpCode::FoldComponent: return;  // written by the lexicographic fold before it
       case OpCode::ExchangeSend: return exchangeSend(team, op, scratch, stride, first, count);
+      case OpCode::SpawnKey: return spawnKey(team, op, scratch, stride, first, count);
       default: break;
     }
     perDevice(team, op, scratch, stride, first, count);
@@ -402,6 +406,10 @@ struct RoundKernel {
     for (int k = 0; k < op.entryCount; ++k) {
       const EntryOp& x = entries(op.entryBegin + k);
       if (!readsPresence(x)) continue;
+      if (x.copies > 0) {
+        if (neighborRow(x, d, j, s) < 0) return false;
+        continue;
+      }
       const double mine = planes.presenceNow(x.plane * devices + d, s);
       if (mine == 0.0 || planes.presencePrev(x.plane * devices + j, s) != mine) return false;
     }
@@ -835,6 +843,85 @@ struct RoundKernel {
                           operand.code == EntryCode::EdgeLength ? net.lengths(k) : operand.constant);
   }
 
+  // The export row of neighbor j that entry x reads: its plane's, or inside a spawn's
+  // process the row of the copy (slot) where j ran the same process last round; -1 if none.
+  KOKKOS_INLINE_FUNCTION std::int64_t neighborRow(const EntryOp& x, std::int64_t d, std::int64_t j,
+                                                  std::int64_t s) const {
+    if (x.copies == 0) return x.plane * devices + j;
+    const double mine = planes.presenceNow(x.plane * devices + d, s);
+    if (mine == 0.0) return -1;
+    const std::int64_t base = x.plane - x.copy * x.copyStride;
+    for (int q = 0; q < x.copies; ++q) {
+      const std::int64_t row = (base + q * x.copyStride) * devices + j;
+      if (planes.presencePrev(row, s) == mine) return row;
+    }
+    return -1;
+  }
+
+  // The key of a spawn's slot (OpCode::SpawnKey). Keys are whole numbers >= 0; a live one
+  // stays in its slot, and the free slots take the new keys (launched here, or spread by an
+  // aligned neighbor last round, not held here) smallest first. The slot-0 op notes an overflow.
+  KOKKOS_INLINE_FUNCTION void spawnKey(const Team& team, const Op& op, double* scratch,
+                                       std::int64_t stride, std::int64_t first,
+                                       std::int64_t count) const {
+    double* out = scratch + op.out * stride;
+    const double* launch = op.a.slot >= 0 ? scratch + op.a.slot * stride : nullptr;
+    forDevices(team, first, count, [&](std::int64_t d, std::int64_t s, std::int64_t e) {
+      const double k = keyOf(op, scratch, stride, e);
+      double held[kMaxProcesses];
+      int free = 0, rank = -1;
+      for (int t = 0; t < op.width; ++t) {
+        const std::int64_t row = (op.state + t) * devices + d;
+        const bool kept = op.keyed ? k != 0.0 && planes.stateKeys(row, s) == k : fresh(s) == 0;
+        held[t] = kept ? planes.states(row, s) : -1.0;
+        if (!(held[t] >= 0.0)) {
+          held[t] = -1.0;
+          if (t == op.slot) rank = free;
+          ++free;
+        }
+      }
+      if (rank < 0) {  // a live process keeps its slot
+        out[e] = held[op.slot];
+        return;
+      }
+      const double launched = launch ? launch[e] : op.a.constant;
+      const bool others = fresh(s) == 0 && k != 0.0;
+      // The smallest new key above `after` (+inf: none).
+      auto next = [&](double after) {
+        double best = math::infinity();
+        auto consider = [&](double c) {
+          if (!(c >= 0.0) || !(c > after) || !(c < best)) return;
+          for (int t = 0; t < op.width; ++t) {
+            if (held[t] == c) return;
+          }
+          best = c;
+        };
+        if (k != 0.0) consider(launched);
+        for (std::int64_t n = net.offsets(d); others && n < net.offsets(d + 1); ++n) {
+          const std::int64_t j = net.neighbors(n);
+          if (j == d) continue;
+          for (int t = 0; t < op.width; ++t) {
+            const std::int64_t row = (op.plane + t) * devices + j;
+            if (op.keyed && planes.presencePrev(row, s) != k) continue;
+            consider(planes.exportsPrev(row, s));
+          }
+        }
+        return best;
+      };
+      double key = -1.0;
+      int found = 0;
+      for (double at = next(-1.0); at < math::infinity(); at = next(at)) {
+        if (found == rank) key = at;
+        ++found;
+        if (op.slot > 0 && found > rank) break;  // only slot 0's op counts them all
+      }
+      out[e] = key;
+      if (op.slot == 0 && found > free && overflow.extent(0) > 0) {
+        Kokkos::atomic_fetch_min(&overflow(op.spawn * static_cast<std::int64_t>(fresh.extent(0)) + s), d);
+      }
+    });
+  }
+
   // The row of what neighbor j sent this device last round, read at entry k (d hears j).
   KOKKOS_INLINE_FUNCTION std::int64_t receivedRow(const EntryOp& x, std::int64_t k) const {
     return planes.edgeRow + x.edge * static_cast<std::int64_t>(net.neighbors.extent(0)) + net.reverse(k);
@@ -888,10 +975,12 @@ struct RoundKernel {
       const EntryOp& x = entries(op.entryBegin + r);
       switch (x.code) {
         case EntryCode::Neighbor: {
-          const std::int64_t row = x.plane * devices;
-          reg[r] = j != d        ? planes.exportsPrev(row + j, s)
-                   : x.slot >= 0 ? scratch[x.slot * stride + e]
-                                 : planes.exportsNow(row + d, s);
+          if (j != d) {
+            const std::int64_t row = neighborRow(x, d, j, s);
+            reg[r] = row >= 0 ? planes.exportsPrev(row, s) : 0.0;
+          } else {
+            reg[r] = x.slot >= 0 ? scratch[x.slot * stride + e] : planes.exportsNow(x.plane * devices + d, s);
+          }
           break;
         }
         case EntryCode::Received:
