@@ -12,6 +12,7 @@
 #include "kfield/impl/KokkosCompat.hpp"
 #include "kfield/impl/PortableMath.hpp"
 #include "kfield/net/NetworkView.hpp"
+#include "kfield/sim/impl/EntryBlock.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -356,36 +357,45 @@ struct RoundKernel {
     }
   }
 
-  // An entry operation on registers a (and b): the field operator of the same name.
-  KOKKOS_INLINE_FUNCTION static double entryOperation(EntryCode code, double a, double b) {
+  // Calls f(operation) with an entry operation on registers a (and b), the field operator of
+  // the same name, as a type: a loop over it has nothing left to decide.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void withEntryOperation(EntryCode code, const F& f) {
     switch (code) {
-      case EntryCode::Add: return a + b;
-      case EntryCode::Sub: return a - b;
-      case EntryCode::Mul: return a * b;
-      case EntryCode::Div: return a / b;
-      case EntryCode::Min: return b < a ? b : a;
-      case EntryCode::Max: return a < b ? b : a;
-      case EntryCode::Less: return a < b ? 1.0 : 0.0;
-      case EntryCode::Equal: return a == b ? 1.0 : 0.0;
-      case EntryCode::LessEqual: return a <= b ? 1.0 : 0.0;
-      case EntryCode::Greater: return a > b ? 1.0 : 0.0;
-      case EntryCode::GreaterEqual: return a >= b ? 1.0 : 0.0;
-      case EntryCode::NotEqual: return a != b ? 1.0 : 0.0;
-      case EntryCode::And: return (a == 1.0 && b == 1.0) ? 1.0 : 0.0;
-      case EntryCode::Or: return (a == 1.0 || b == 1.0) ? 1.0 : 0.0;
-      case EntryCode::Pow: return portable::pow(a, b);
-      case EntryCode::Neg: return -a;
-      case EntryCode::Not: return a == 1.0 ? 0.0 : 1.0;
-      case EntryCode::Abs: return math::fabs(a);
-      case EntryCode::Sqrt: return math::sqrt(a);
-      case EntryCode::Exp: return portable::exp(a);
-      case EntryCode::Log: return portable::log(a);
-      case EntryCode::Tanh: return portable::tanh(a);
-      case EntryCode::Sigmoid: return portable::sigmoid(a);
-      case EntryCode::Floor: return math::floor(a);
-      case EntryCode::Ceil: return math::ceil(a);
-      default: return 0.0;  // leaves and Mux are not operations on registers
+      case EntryCode::Add: return f([](double a, double b) { return a + b; });
+      case EntryCode::Sub: return f([](double a, double b) { return a - b; });
+      case EntryCode::Mul: return f([](double a, double b) { return a * b; });
+      case EntryCode::Div: return f([](double a, double b) { return a / b; });
+      case EntryCode::Min: return f([](double a, double b) { return b < a ? b : a; });
+      case EntryCode::Max: return f([](double a, double b) { return a < b ? b : a; });
+      case EntryCode::Less: return f([](double a, double b) { return a < b ? 1.0 : 0.0; });
+      case EntryCode::Equal: return f([](double a, double b) { return a == b ? 1.0 : 0.0; });
+      case EntryCode::LessEqual: return f([](double a, double b) { return a <= b ? 1.0 : 0.0; });
+      case EntryCode::Greater: return f([](double a, double b) { return a > b ? 1.0 : 0.0; });
+      case EntryCode::GreaterEqual: return f([](double a, double b) { return a >= b ? 1.0 : 0.0; });
+      case EntryCode::NotEqual: return f([](double a, double b) { return a != b ? 1.0 : 0.0; });
+      case EntryCode::And:
+        return f([](double a, double b) { return (a == 1.0 && b == 1.0) ? 1.0 : 0.0; });
+      case EntryCode::Or:
+        return f([](double a, double b) { return (a == 1.0 || b == 1.0) ? 1.0 : 0.0; });
+      case EntryCode::Pow: return f([](double a, double b) { return portable::pow(a, b); });
+      case EntryCode::Neg: return f([](double a, double) { return -a; });
+      case EntryCode::Not: return f([](double a, double) { return a == 1.0 ? 0.0 : 1.0; });
+      case EntryCode::Abs: return f([](double a, double) { return math::fabs(a); });
+      case EntryCode::Sqrt: return f([](double a, double) { return math::sqrt(a); });
+      case EntryCode::Exp: return f([](double a, double) { return portable::exp(a); });
+      case EntryCode::Log: return f([](double a, double) { return portable::log(a); });
+      case EntryCode::Tanh: return f([](double a, double) { return portable::tanh(a); });
+      case EntryCode::Sigmoid: return f([](double a, double) { return portable::sigmoid(a); });
+      case EntryCode::Floor: return f([](double a, double) { return math::floor(a); });
+      case EntryCode::Ceil: return f([](double a, double) { return math::ceil(a); });
+      default: return f([](double, double) { return 0.0; });  // leaves and Mux: not operations
     }
+  }
+  KOKKOS_INLINE_FUNCTION static double entryOperation(EntryCode code, double a, double b) {
+    double result = 0.0;
+    withEntryOperation(code, [&](const auto& op) { result = op(a, b); });
+    return result;
   }
   // Register b of entry x, or 0 for a code that takes one.
   KOKKOS_INLINE_FUNCTION static double secondRegister(const EntryOp& x, const double* reg) {
@@ -576,6 +586,32 @@ struct RoundKernel {
                                               std::int64_t count, const Combine& combine) const {
     const double init = initialOf(op.fold);
     double* out = scratch + op.out * stride;
+    if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {  // host: a block of entries at once
+      (void)team;
+      const bool keyed = readsAnyPresence(op);
+      for (std::int64_t dl = 0; dl < count; ++dl) {
+        const std::int64_t d = first + dl;
+        double* acc = out + dl * live;
+        for (std::int64_t s = 0; s < live; ++s) acc[s] = init;
+        EntryBlock block;
+        auto fold = [&] {
+          const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
+          for (int i = 0; i < block.size; ++i) acc[block.s[i]] = combine(acc[block.s[i]], v[i]);
+          block.size = 0;
+        };
+        for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
+          const std::int64_t j = net.neighbors(k);
+          const bool self = j == d;
+          if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
+          for (std::int64_t s = 0; s < live; ++s) {
+            if (!self && (keyed ? !aligned(op, d, j, s) : fresh(s) != 0)) continue;
+            if (block.add(k, j, s)) fold();
+          }
+        }
+        if (block.size > 0) fold();
+      }
+      return;
+    }
     threads(team, count, [&](std::int64_t dl) {
       const std::int64_t d = first + dl;
       double* acc = out + dl * live;
@@ -590,6 +626,14 @@ struct RoundKernel {
         });
       }
     });
+  }
+
+  // Does the entry program check any presence key (a conditional export or exchange)?
+  KOKKOS_INLINE_FUNCTION bool readsAnyPresence(const Op& op) const {
+    for (int r = 0; r < op.entryCount; ++r) {
+      if (readsPresence(entries(op.entryBegin + r))) return true;
+    }
+    return false;
   }
 
   // The lexicographic min or max of ops(index) and the FoldComponent ops after it, in one pass
@@ -946,6 +990,53 @@ struct RoundKernel {
     const bool track = changed.extent(0) > 0;
     const std::int64_t row = op.plane * devices;
     const std::int64_t edges = planes.edgeRow + op.edge * static_cast<std::int64_t>(net.neighbors.extent(0));
+    if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {  // host: the neighbors' entries a block at once
+      (void)team;
+      const bool keyed = op.keyed != 0 || readsAnyPresence(op);
+      for (std::int64_t dl = 0; dl < count; ++dl) {
+        const std::int64_t d = first + dl;
+        const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
+        std::int64_t self = begin;
+        while (self < end && net.neighbors(self) != d) ++self;
+        EntryBlock block;
+        auto keep = [&] {  // the own entries
+          const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
+          for (int i = 0; i < block.size; ++i) {
+            const std::int64_t s = block.s[i];
+            if (track) noteChange(planes.exportsPrev(row + d, s), v[i], s);
+            planes.exportsNow(row + d, s) = v[i];
+            if (op.keyed) planes.presenceNow(row + d, s) = keyOf(op, scratch, stride, dl * live + s);
+          }
+          block.size = 0;
+        };
+        for (std::int64_t s = 0; s < live; ++s) {
+          if (block.add(self, d, s)) keep();
+        }
+        if (block.size > 0) keep();
+        auto write = [&](std::int64_t k, std::int64_t s, double v) {
+          if (track) noteChange(planes.exportsPrev(edges + k, s), v, s);
+          planes.exportsNow(edges + k, s) = v;
+        };
+        auto send = [&] {
+          const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
+          for (int i = 0; i < block.size; ++i) write(block.k[i], block.s[i], v[i]);
+          block.size = 0;
+        };
+        for (std::int64_t k = begin; k < end; ++k) {
+          const std::int64_t j = net.neighbors(k);
+          for (std::int64_t s = 0; s < live; ++s) {
+            const bool to = j != d && (keyed ? sendsTo(op, d, j, s) : fresh(s) == 0);
+            if (!to) {
+              write(k, s, planes.exportsNow(row + d, s));  // the own entry
+            } else if (block.add(k, j, s)) {
+              send();
+            }
+          }
+        }
+        if (block.size > 0) send();
+      }
+      return;
+    }
     threads(team, count, [&](std::int64_t dl) {
       const std::int64_t d = first + dl;
       const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
