@@ -8,6 +8,7 @@
 #include <kfield/field/Library.hpp>
 #include <kfield/sim/Simulation.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -124,6 +125,40 @@ TYPED_TEST(Spawn, SourceGradientsComeAndGoWithTheirSources) {
   for (std::int64_t d = 0; d < 60; ++d) {
     EXPECT_EQ(out(d, 0), double(int(hops0[d] < 6.0))) << "device " << d;
     EXPECT_EQ(out(60 + d, 0), hops0[d] < 6.0 ? hops0[d] : kInf) << "device " << d;
+  }
+}
+
+// A gossip per process: each source's process holds the largest value among the devices it
+// reaches (fewer than 4 hops from it), and only those.
+TYPED_TEST(Spawn, EachProcessGossipsOverItsOwnDevices) {
+  const Network net = Network::randomGeometric(200, 1.4, 9);
+  const std::vector<std::int64_t> sources{3, 101, 190};
+  const auto program = trace([](Program& p) {
+    const Processes<double> ps =
+        lib::sourceGossip(p, p.sense<bool>("source"), p.sense<double>("value"), 4.0, 3);
+    return p.tuple(ps.valueOf(p.constant(3), -1.0), ps.valueOf(p.constant(101), -1.0),
+                   ps.valueOf(p.constant(190), -1.0));
+  });
+  BasicSimulation<TypeParam> sim(program, net, 1);
+  std::vector<double> value(static_cast<std::size_t>(net.devices()));
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    value[d] = std::sin(1.3 * double(d)) * 10.0;
+    sim.sensor("value").set(d, 0, value[d]);
+  }
+  for (std::int64_t s : sources) sim.sensor("source").set(s, 0, 1.0);
+  sim.run(40);
+  const HostPlane out = sim.output();
+  const std::int64_t n = net.devices();
+  for (std::size_t c = 0; c < sources.size(); ++c) {
+    const auto hops = bfsHops(net, {sources[c]});
+    double largest = -kInf;
+    for (std::int64_t d = 0; d < n; ++d) {
+      if (hops[d] < 4.0) largest = std::max(largest, value[d]);
+    }
+    for (std::int64_t d = 0; d < n; ++d) {
+      EXPECT_EQ(out(std::int64_t(c) * n + d, 0), hops[d] < 4.0 ? largest : -1.0)
+          << "source " << sources[c] << ", device " << d;
+    }
   }
 }
 

@@ -154,22 +154,6 @@ inline Field<double> collectWeighted(Program& p, const Field<double>& distance, 
   });
 }
 
-// Processes: a hop gradient from every device where `source` holds, each its own process
-// (keyed by the source's id) reaching the devices fewer than `range` hops away; at most
-// `maxSources` per device. A source that appears launches its process; one that stops being a
-// source stops anchoring it, its distances rise, and the process ends everywhere within
-// about `range` rounds. The values: hops to each source.
-inline Processes<double> sourceGradients(Program& p, const Field<bool>& source, double range,
-                                         int maxSources) {
-  return p.aggregate("sourceGradients", [&] {
-    const Field<int> id = p.uid();
-    return p.spawn<double>(p.mux(source, id, p.constant(-1)), maxSources, [&](const Field<int>& key) {
-      const Field<double> hops = hopGradient(p, source && id == key);
-      return std::make_pair(hops, hops < range);
-    });
-  });
-}
-
 // S: sparse choice. A device leads when its id is the smallest within `radius` hops, so
 // leaders are more than `radius` hops apart (radius levels of neighbor minima, traced one by
 // one: each settles one round after the one below). Returns the id of the nearest leader by
@@ -250,6 +234,37 @@ inline Field<bool> channel(Program& p, const Field<bool>& source, const Field<bo
           return fromSource < kInfinity && toDestination < kInfinity &&
                  fromSource + toDestination <= span + width;
         });
+  });
+}
+
+// Processes: a hop gradient from every device where `source` holds, each its own process
+// (keyed by the source's id) reaching the devices fewer than `range` hops away; at most
+// `maxSources` per device. A source that appears launches its process; one that stops being a
+// source stops anchoring it, its distances rise, and the process ends everywhere within
+// about `range` rounds. The values: hops to each source.
+inline Processes<double> sourceGradients(Program& p, const Field<bool>& source, double range,
+                                         int maxSources) {
+  return p.aggregate("sourceGradients", [&] {
+    const Field<int> id = p.uid();
+    return p.spawn<double>(p.mux(source, id, p.constant(-1)), maxSources, [&](const Field<int>& key) {
+      const Field<double> hops = hopGradient(p, source && id == key);
+      return std::make_pair(hops, hops < range);
+    });
+  });
+}
+
+// Processes: a gossip per source, over the devices fewer than `range` hops from it: each
+// process's value is the largest `value` among the devices it holds (their part of the
+// network), and it comes and goes with its source as in sourceGradients.
+inline Processes<double> sourceGossip(Program& p, const Field<bool>& source,
+                                      const Field<double>& value, double range, int maxSources) {
+  return p.aggregate("sourceGossip", [&] {
+    const Field<int> id = p.uid();
+    return p.spawn<double>(p.mux(source, id, p.constant(-1)), maxSources, [&](const Field<int>& key) {
+      const Field<bool> inside = hopGradient(p, source && id == key) < range;
+      // The process's border (devices range hops away run it without keeping it) relays.
+      return std::make_pair(gossipMax(p, p.mux(inside, value, -kInfinity)), inside);
+    });
   });
 }
 
