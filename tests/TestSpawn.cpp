@@ -192,6 +192,26 @@ TYPED_TEST(Spawn, BadSpawnsAreRefusedWhenTraced) {
             }),
             "kfield::trace: a spawn inside a spawn's process is not supported (at "
             "'spawn@0/branch@0/align_left/align@0')");
+  EXPECT_EQ(errorOf([] {
+              trace([](Program& p) {
+                return p.spawn<double>(p.uid(), 2, [&](const Field<int>& key) {
+                  return std::make_pair(p.nbr(0.0, p.neighbors(p.constant(1.0))).sum(), key < 3);
+                }).sum();
+              });
+            }),
+            "kfield::trace: spawn 'spawn@0': an exchange inside a process is not supported "
+            "('spawn@0/branch@0/align_left/align@0/nbr@1')");
+  int calls = 0;  // a process that traces differently on its second slot
+  EXPECT_EQ(errorOf([&] {
+              trace([&](Program& p) {
+                return p.spawn<double>(p.uid(), 2, [&](const Field<int>& key) {
+                  const Field<double> v = ++calls == 2 ? p.neighbors(p.constant(1.0)).sum() : p.constant(1.0);
+                  return std::make_pair(v, key < 3);
+                }).sum();
+              });
+            }),
+            "kfield::trace: spawn 'spawn@0': the process traced 1 neighbor calls for slot 1 and 0 "
+            "for slot 0: it must trace the same for every key");
 }
 
 }  // namespace
