@@ -174,6 +174,53 @@ void spawnRounds(benchmark::State& state) {
   state.counters["plane_bytes_per_device"] = double(planeBytesPerDevice(program, net));
 }
 
+// The hop gradient with devices on their own clocks (Schedule{1, jitter}) against the same
+// engine in synchronous rounds (jitter < 0): what asynchrony costs per firing. Checked first on
+// a small grid: after enough periods the field is the breadth-first hop count.
+template <class Space>
+void asyncRounds(benchmark::State& state) {
+  const double jitter = double(state.range(0)) / 1000.0;
+  const std::int64_t samples = state.range(2);
+  const TracedProgram program = lib::findProgram("hop-gradient")->build(network(0, 2500), {});
+  auto make = [&](const Network& net) {
+    auto sim = jitter < 0 ? BasicSimulation<Space>(program, net, samples)
+                          : BasicSimulation<Space>(program, net, samples, Schedule{1.0, jitter, 7});
+    for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(sourceOf(s, net), s, true);
+    return sim;
+  };
+  {
+    const Network& small = network(0, 2500);
+    BasicSimulation<Space> check = make(small);
+    check.run(150);
+    const HostPlane out = check.output();
+    for (std::int64_t s = 0; s < samples; ++s) {
+      const std::vector<double> hops = hopsFrom(small, sourceOf(s, small));
+      for (std::int64_t d = 0; d < small.devices(); ++d) {
+        if (!sameBits(std::vector<double>{out(d, s)}, std::vector<double>{hops[std::size_t(d)]})) {
+          return fail(state, "async hop gradient: differs from breadth-first hops after 150 periods");
+        }
+      }
+    }
+  }
+  const Network& net = network(0, state.range(1));
+  BasicSimulation<Space> sim = make(net);
+  sim.run(1);
+  auto firings = [&] {
+    const HostPlane f = sim.firings();
+    double total = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) total += f.data()[i];
+    return total;
+  };
+  const double before = firings();
+  timeFenced<Space>(state, [&] { sim.run(kRoundsPerIteration); });
+  const double fired = firings() - before;
+  state.counters["device_rounds_per_second"] =
+      benchmark::Counter(fired / double(samples), benchmark::Counter::kIsRate);
+  state.counters["sample_device_rounds_per_second"] =
+      benchmark::Counter(fired, benchmark::Counter::kIsRate);
+  state.SetLabel(net.description() + ", " + std::to_string(Space().concurrency()) + " threads");
+}
+
 }  // namespace
 
 void registerBenchmarks() {
@@ -204,6 +251,14 @@ void registerBenchmarks() {
       "Spawn/Engine", [](auto t) { return spawnRounds<typename decltype(t)::type>; },
       [](benchmark::internal::Benchmark* b) {
         b->ArgNames({"devices"})->Arg(10000)->Arg(100000);
+      });
+  registerForEachSpace(
+      "Async/Engine", [](auto t) { return asyncRounds<typename decltype(t)::type>; },
+      [](benchmark::internal::Benchmark* b) {
+        b->ArgNames({"jitter_permille", "devices", "samples"});
+        for (std::int64_t jitter : {-1, 0, 500}) {  // synchronous, lockstep schedule, jittered
+          b->Args({jitter, 10000, 1})->Args({jitter, 1000000, 1})->Args({jitter, 1000000, 64});
+        }
       });
   // A GPU also runs the hop gradient on 10^7 devices x 64 samples (tens of GB of planes).
   forEachEnabledSpace([](auto tag) {

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 namespace kfield::cli {
@@ -41,8 +42,35 @@ struct RunOptions {
   int deflate = 1;
   std::string space;     // "": Kokkos' default
   std::int64_t chunk = 0;  // samples per simulation; 0: all in one
+  std::string async;       // PERIOD[:JITTER]; empty: synchronous rounds
+  std::uint64_t seed = 0;  // the schedule's
+  bool seedGiven = false;
+  std::optional<Schedule> schedule;  // parsed from async and seed
   BitsOutput bits;
 };
+
+// --async PERIOD[:JITTER] with --seed: the schedule, checked.
+Schedule scheduleOf(const std::string& text, std::uint64_t seed) {
+  auto number = [&](const std::string& part) {
+    char* end = nullptr;
+    const double v = std::strtod(part.c_str(), &end);
+    if (part.empty() || *end != '\0') {
+      throw UserError("--async must be PERIOD or PERIOD:JITTER (numbers), got '" + text + "'");
+    }
+    return v;
+  };
+  const auto colon = text.find(':');
+  Schedule schedule;
+  schedule.period = number(text.substr(0, colon));
+  schedule.jitter = colon == std::string::npos ? 0.0 : number(text.substr(colon + 1));
+  schedule.seed = seed;
+  try {
+    schedule.check("--async");
+  } catch (const std::invalid_argument& e) {
+    throw UserError(e.what());
+  }
+  return schedule;
+}
 
 std::string programNames() {
   std::string names;
@@ -90,7 +118,18 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
   double deviceRounds = 0, seconds = 0;
   for (std::int64_t first = 0; first < o.samples; first += chunk) {
     const std::int64_t count = std::min(chunk, o.samples - first);
-    BasicSimulation<Space> sim(program, net, count, space);
+    BasicSimulation<Space> sim = o.schedule
+                                     ? BasicSimulation<Space>(program, net, count, *o.schedule, space)
+                                     : BasicSimulation<Space>(program, net, count, space);
+    auto firings = [&] {  // on a schedule, what a device-round is: one device's firing
+      const HostPlane f = sim.firings();
+      double total = 0;
+      for (std::size_t d = 0; d < f.extent(0); ++d) {
+        for (std::size_t s = 0; s < f.extent(1); ++s) total += f(d, s);
+      }
+      return total;
+    };
+    const double firedBefore = o.schedule ? firings() : 0.0;
     for (const lib::ParameterDefault& p : chosen.parameters) {
       sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
     }
@@ -150,7 +189,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
       exported->finish();
     }
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    deviceRounds += double(n) * double(ranHere);
+    deviceRounds += o.schedule ? (firings() - firedBefore) / double(count) : double(n) * double(ranHere);
     ran = std::max(ran, ranHere);
     const HostPlane part = sim.output();
     for (std::int64_t r = 0; r < rows; ++r) {
@@ -162,7 +201,8 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
             << (o.samples == 1 ? "" : "s")
             << (chunk < o.samples ? " in chunks of " + std::to_string(chunk) : "") << ", "
             << Space::name() << "\n"
-            << "rounds: " << ran << (o.rounds < 0 ? " (until stable)" : "")
+            << (o.schedule ? "periods: " : "rounds: ") << ran << (o.rounds < 0 ? " (until stable)" : "")
+            << (o.schedule ? " (asynchronous: " + o.schedule->text() + ")" : "")
             << (o.resume.empty() ? "" : ", after " + std::to_string(resumedAt) + " from " + o.resume)
             << "\n"
             << "device-rounds per second: " << deviceRounds / std::max(seconds, 1e-12) << " ("
@@ -234,6 +274,12 @@ int runProgram(const RunOptions& o) {
     throw UserError("--radius must be in [0, " + std::to_string(lib::kMaxElectionRadius) +
                     "] (one traced level per hop), got " + std::to_string(o.radius));
   }
+  if (o.seedGiven && o.async.empty()) throw UserError("--seed: only --async takes a seed");
+  if (!o.async.empty() && o.rounds < 0) {
+    throw UserError("--async needs --rounds: devices on a schedule do not run until stable");
+  }
+  RunOptions options = o;
+  if (!o.async.empty()) options.schedule = scheduleOf(o.async, o.seed);
   requireSpace(o.space);
   const Network net = io::networkFromSpec(o.network);
   const std::int64_t n = net.devices();
@@ -248,7 +294,7 @@ int runProgram(const RunOptions& o) {
   settings.radius = o.radius;
   const TracedProgram program = chosen->build(net, settings);
   return onSpace(o.space, [&](auto space) {
-    return simulate(o, *chosen, net, program, sources, space);
+    return simulate(options, *chosen, net, program, sources, space);
   });
 }
 
@@ -280,10 +326,15 @@ Command addRunCommand(CLI::App& app) {
                   "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
   run->add_option("--chunk", o->chunk,
                   "Run the samples as separate simulations of this many (the same bits)");
+  run->add_option("--async", o->async,
+                  "Devices fire on their own clocks: every PERIOD, each firing late by up to "
+                  "JITTER (random, from --seed); --rounds counts periods");
+  run->add_option("--seed", o->seed, "With --async: the schedule's random seed (default 0)");
   addBitsOptions(*run, o->bits);
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
             o->radiusGiven = run->count("--radius") > 0;
+            o->seedGiven = run->count("--seed") > 0;
             return refusalsAsUserErrors([&] { return runProgram(*o); },
                                         "running '" + o->program + "' on " + o->network + " with " +
                                             std::to_string(o->samples) + " samples");

@@ -2,7 +2,11 @@
 
 #include "Format.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <stdexcept>
 #include <utility>
 
 
@@ -29,6 +33,11 @@ void writeRestart(const Group& root, const TracedProgram& program, const Network
   g.setAttribute("network", network.description());
   g.setAttribute("samples", std::int64_t(carry.rounds.size()));
   g.write("rounds", {std::uint64_t(carry.rounds.size())}, carry.rounds.data());
+  if (carry.schedule) {  // a run on a Schedule: its clock rows follow the program's states
+    g.setAttribute("schedule_period", carry.schedule->period);
+    g.setAttribute("schedule_jitter", carry.schedule->jitter);
+    g.setAttribute("schedule_seed", std::to_string(carry.schedule->seed));
+  }
   for (const auto& [name, plane] : carryPlanes(carry)) {
     // Bits unchanged: float64 written from the plane's doubles.
     g.write(name, {std::uint64_t(plane->extent(0)), std::uint64_t(plane->extent(1))}, plane->data());
@@ -66,6 +75,25 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
   carry.rounds = rounds.readAll<std::int64_t>();
   for (std::int64_t r : carry.rounds) {
     if (r < 0) g.fail("rounds holds " + std::to_string(r) + ": negative");
+  }
+  const auto attributes = g.attributeNames();
+  if (std::find(attributes.begin(), attributes.end(), "schedule_period") != attributes.end()) {
+    Schedule schedule;
+    schedule.period = g.doubleAttribute("schedule_period");
+    schedule.jitter = g.doubleAttribute("schedule_jitter");
+    const std::string seed = g.stringAttribute("schedule_seed");
+    char* end = nullptr;
+    errno = 0;
+    schedule.seed = std::strtoull(seed.c_str(), &end, 10);
+    if (seed.empty() || *end != '\0' || errno != 0 || seed[0] == '-') {
+      g.fail("schedule_seed is '" + seed + "', not a whole number in [0, 2^64)");
+    }
+    try {
+      schedule.check("schedule");
+    } catch (const std::invalid_argument& e) {
+      g.fail(e.what());
+    }
+    carry.schedule = schedule;
   }
   for (const auto& [name, into] : impl::carryPlanes(carry)) {
     const impl::Dataset d = g.dataset(name);

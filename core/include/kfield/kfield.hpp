@@ -41,6 +41,7 @@
 #include "kfield/rt/BuildInfo.hpp"
 #include "kfield/rt/Runtime.hpp"
 #include "kfield/rt/Topology.hpp"
+#include "kfield/sim/Schedule.hpp"
 #include "kfield/sim/Simulation.hpp"
 #include "kfield/sum/Canonical.hpp"
 #include "kfield/sum/Chunking.hpp"

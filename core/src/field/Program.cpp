@@ -123,10 +123,12 @@ Operand Program::emit(OpCode code, const char* kind, Operand a, Operand b, Opera
                      code == OpCode::Sqrt || code == OpCode::Exp || code == OpCode::Log ||
                      code == OpCode::Tanh || code == OpCode::Sigmoid || code == OpCode::BitNot ||
                      code == OpCode::Floor || code == OpCode::Ceil;
-  const int arity = code == OpCode::Mux ? 3 : code == OpCode::Uid ? 0 : unary ? 1 : 2;
+  const bool nullary = code == OpCode::Uid || code == OpCode::Time || code == OpCode::DeltaTime;
+  const int arity = code == OpCode::Mux ? 3 : nullary ? 0 : unary ? 1 : 2;
   const Operand* operands[] = {&a, &b, &c};
   for (int k = 0; k < arity; ++k) node.reads.push_back(keyOf(*operands[k]));
   if (code == OpCode::Uid) node.reads.push_back("network:ids");
+  if (code == OpCode::Time || code == OpCode::DeltaTime) node.reads.push_back("clock:time");
   return record(op, node);
 }
 

@@ -63,6 +63,10 @@ class Program {
     return NbrField<Tuple<Ts...>>(parts...);
   }
   Field<int> uid() { return {this, emit(impl::OpCode::Uid, "uid", {})}; }
+  // The device's clock: the time of this round (its firing, under a Schedule), and the time
+  // since its previous one, 0 in its first. Synchronous rounds fire at times 0, 1, 2, ...
+  Field<double> time() { return {this, emit(impl::OpCode::Time, "time", {})}; }
+  Field<double> deltaTime() { return {this, emit(impl::OpCode::DeltaTime, "delta_time", {})}; }
   // A learnable value every device reads every round, the same on all devices; width > 1: a
   // vector of values (e.g. a small network's weights), one field per component. Set before a
   // run (Simulation::parameter, diff::Gradient::parameter); a name keeps one width.

@@ -12,7 +12,9 @@
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
+#include "kfield/sim/Schedule.hpp"
 #include "kfield/sim/SimulationCarry.hpp"
+#include "kfield/sim/impl/Asynchronous.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 #include "kfield/sim/impl/RoundScratch.hpp"
@@ -25,6 +27,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -43,7 +46,18 @@ class BasicSimulation {
   using Memory = typename ExecSpace::memory_space;
 
   BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples = 1,
-                  ExecSpace space = ExecSpace());
+                  ExecSpace space = ExecSpace())
+      : BasicSimulation(std::move(program), network, samples, std::nullopt, space) {}
+
+  // Asynchronous devices: each fires on its own clock (Schedule.hpp), in the global order of
+  // firing times; a device that does not fire keeps its state and exports, and a neighbor is
+  // heard once it has fired. run(R) advances every sample by R periods: it runs the firings
+  // before time (rounds so far + R) x period. Schedule{1, 0} fires as synchronous rounds do,
+  // with their bits.
+  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
+                  const Schedule& schedule, ExecSpace space = ExecSpace())
+      : BasicSimulation(std::move(program), network, samples, std::optional<Schedule>(schedule),
+                        space) {}
 
   // A sensor the program reads, settable per device for every sample or for one sample.
   using Sensor = impl::SensorHandle<BasicSimulation>;
@@ -71,7 +85,8 @@ class BasicSimulation {
   void run(const std::vector<std::int64_t>& roundsPerSample);
 
   // Rounds until a round changes nothing a sample keeps (its output, states and exports),
-  // at most maxRounds more; returns the rounds each sample ran in this call.
+  // at most maxRounds more; returns the rounds each sample ran in this call. Synchronous
+  // simulations only.
   std::vector<std::int64_t> runUntilStable(std::int64_t maxRounds);
 
   // The program's output, devices x samples, in sample order; of a tuple-valued program,
@@ -80,8 +95,11 @@ class BasicSimulation {
 
   std::int64_t devices() const { return devices_; }
   std::int64_t samples() const { return samples_; }
-  // Rounds each sample has run since the simulation began.
+  // Rounds each sample has run since the simulation began (on a Schedule: periods).
   std::vector<std::int64_t> rounds() const { return roundsDone_; }
+  // How many times each device has fired, devices x samples: synchronous, the rounds.
+  HostPlane firings() const;
+  const std::optional<Schedule>& schedule() const { return schedule_; }
   const TracedProgram& program() const { return program_; }
 
   // What the next round reads of the rounds before (SimulationCarry.hpp), and its restoration:
@@ -93,6 +111,8 @@ class BasicSimulation {
 
  private:
   static constexpr const char* kWho = "kfield::Simulation";
+  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
+                  std::optional<Schedule> schedule, ExecSpace space);
   friend class impl::SensorHandle<BasicSimulation>;
   void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
     const SensorInfo& sensor = program_.sensors[static_cast<std::size_t>(index)];
@@ -145,6 +165,14 @@ class BasicSimulation {
   Kokkos::View<int*, Memory> changed_, fresh_;
   Kokkos::View<std::int64_t*, Memory> overflow_;  // spawns x sample positions (RoundKernel)
   void checkOverflow(std::int64_t live) const;
+  // Under a Schedule: the clock (Asynchronous.hpp) over the current planes, the devices that
+  // fire in a step, and the sample at each position.
+  std::optional<Schedule> schedule_;
+  impl::Clock<ExecSpace> clock() const;
+  typename impl::Clock<ExecSpace>::Firing firing_;
+  Kokkos::View<std::int64_t*, Memory> sampleOfPosition() const;
+  void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
+  Kokkos::View<double*, Memory> roundOf_;  // synchronous: rounds run, per sample position
   std::vector<std::int64_t> sampleAt_;    // position -> sample
   std::vector<std::int64_t> positionOf_;  // sample -> position
   std::vector<std::int64_t> roundsDone_;  // per sample
@@ -158,7 +186,8 @@ using Simulation = BasicSimulation<>;
 
 template <class ExecSpace>
 BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network& network,
-                                            std::int64_t samples, ExecSpace space)
+                                            std::int64_t samples, std::optional<Schedule> schedule,
+                                            ExecSpace space)
     : program_(std::move(program)),
       space_(space),
       devices_(network.devices()),
@@ -167,6 +196,11 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   if (samples < 1) {
     impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
   }
+  if (schedule) {
+    schedule->check(kWho);
+    program_ = impl::keyedByClock(std::move(program_));
+    schedule_ = schedule;
+  }
   auto anyKeyed = [](const std::vector<PlaneInfo>& planes) {
     return std::any_of(planes.begin(), planes.end(), [](const PlaneInfo& p) { return p.keyed; });
   };
@@ -174,7 +208,7 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
       static_cast<std::size_t>(devices_), static_cast<std::size_t>(network_.entries()),
       program_.sensors.size(), program_.exports.size(),
       static_cast<std::size_t>(program_.edgePlanes), anyKeyed(program_.exports),
-      program_.states.size(), anyKeyed(program_.states),
+      program_.states.size() + (schedule_ ? 3 : 0), anyKeyed(program_.states),
       static_cast<std::size_t>(program_.outputWidth));
   checkSizes(rows);
   const bool readsLengths =
@@ -205,6 +239,7 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
     sensorHost_ = HostPlane("kfield::sim::sensors_host", rows.sensors, samples_);
   }
   changed_ = Kokkos::View<int*, Memory>("kfield::sim::changed", samples_);
+  roundOf_ = Kokkos::View<double*, Memory>("kfield::sim::round_of", samples_);
   fresh_ = Kokkos::View<int*, Memory>("kfield::sim::fresh", samples_);
   if (!program_.spawns.empty()) {
     overflow_ = Kokkos::View<std::int64_t*, Memory>(
@@ -215,6 +250,27 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   positionOf_ = sampleAt_;
   roundsDone_.assign(samples_, 0);
   exportsSwapped_.assign(samples_, 0);
+  if (schedule_) {
+    firing_ = typename impl::Clock<ExecSpace>::Firing("kfield::sim::firing", devices_, samples_);
+    clock().start(space_, sampleOfPosition(), samples_);
+  }
+}
+
+template <class ExecSpace>
+impl::Clock<ExecSpace> BasicSimulation<ExecSpace>::clock() const {
+  impl::Clock<ExecSpace> c;
+  c.schedule = *schedule_;
+  c.states = planes_.states;
+  c.row = static_cast<std::int64_t>(program_.states.size()) * devices_;
+  c.devices = devices_;
+  c.net = net_;
+  return c;
+}
+
+template <class ExecSpace>
+Kokkos::View<std::int64_t*, typename ExecSpace::memory_space>
+BasicSimulation<ExecSpace>::sampleOfPosition() const {
+  return impl::upload<Memory>(sampleAt_, "kfield::sim::sample_of");
 }
 
 // Refuses, before anything is allocated, planes that do not fit where they would live.
@@ -333,13 +389,22 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     swapped = 0;
   }
   auto freshHost = Kokkos::create_mirror_view(fresh_);
+  auto roundOfHost = Kokkos::create_mirror_view(roundOf_);
   k.anyFresh = false;
   for (std::int64_t p = 0; p < samples_; ++p) {
-    freshHost(p) = roundsDone_[sampleAt_[p]] == 0;
+    // On a Schedule, keys say who has fired: no sample is fresh as a whole.
+    freshHost(p) = !schedule_ && roundsDone_[sampleAt_[p]] == 0;
+    roundOfHost(p) = static_cast<double>(roundsDone_[sampleAt_[p]]);
     k.anyFresh = k.anyFresh || (p < live && freshHost(p) != 0);
   }
   Kokkos::deep_copy(fresh_, freshHost);
+  Kokkos::deep_copy(roundOf_, roundOfHost);
   k.fresh = fresh_;
+  k.roundOf = roundOf_;
+  if (schedule_) {
+    k.clockRow = static_cast<std::int64_t>(program_.states.size()) * devices_;
+    k.firing = firing_;
+  }
   if (overflow_.extent(0) > 0) {
     Kokkos::deep_copy(space_, overflow_, std::numeric_limits<std::int64_t>::max());
     k.overflow = overflow_;
@@ -348,7 +413,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   Kokkos::parallel_for("kfield::sim::round",
                        policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
   planes_.endRound();
-  for (std::int64_t p = 0; p < live; ++p) ++roundsDone_[sampleAt_[p]];
+  for (std::int64_t p = 0; !schedule_ && p < live; ++p) ++roundsDone_[sampleAt_[p]];
   for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
   if (overflow_.extent(0) > 0) checkOverflow(live);
 }
@@ -388,6 +453,7 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
   });
   uploadSensors();
   reorder(order);
+  if (schedule_) return runAsynchronous(roundsPerSample);
   const std::int64_t longest = roundsPerSample[order[0]];
   auto liveAt = [&](std::int64_t k) {
     std::int64_t live = 0;
@@ -400,9 +466,54 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
   }
 }
 
+// Steps of simultaneous firings (Asynchronous.hpp) until every live sample has run the firings
+// before its horizon; the samples are in order, longest first.
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>& roundsPerSample) {
+  std::int64_t live = 0;
+  while (live < samples_ && roundsPerSample[sampleAt_[live]] > 0) ++live;
+  if (live == 0) return;
+  Kokkos::View<double*, Kokkos::HostSpace> horizonHost("kfield::sim::horizon", live);
+  for (std::int64_t p = 0; p < live; ++p) {
+    const std::int64_t s = sampleAt_[p];
+    horizonHost(p) = static_cast<double>(roundsDone_[s] + roundsPerSample[s]) * schedule_->period;
+  }
+  const auto horizon = Kokkos::create_mirror_view_and_copy(Memory(), horizonHost);
+  const auto sampleOf = sampleOfPosition();
+  for (;;) {
+    const impl::Clock<ExecSpace> c = clock();
+    if (c.mark(space_, firing_, horizon, live) == 0) break;
+    round(live, false);
+    clock().advance(space_, firing_, sampleOf, live);
+  }
+  for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
+}
+
+template <class ExecSpace>
+HostPlane BasicSimulation<ExecSpace>::firings() const {
+  HostPlane result("kfield::sim::firings", devices_, samples_);
+  if (!schedule_) {
+    for (std::int64_t d = 0; d < devices_; ++d) {
+      for (std::int64_t s = 0; s < samples_; ++s) result(d, s) = double(roundsDone_[s]);
+    }
+    return result;
+  }
+  const auto rows = Kokkos::subview(planes_.states,
+                                    std::make_pair(clock().row, clock().row + devices_), Kokkos::ALL());
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
+  for (std::int64_t d = 0; d < devices_; ++d) {
+    for (std::int64_t p = 0; p < samples_; ++p) result(d, sampleAt_[p]) = host(d, p);
+  }
+  return result;
+}
+
 template <class ExecSpace>
 std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_t maxRounds) {
   checkRounds(maxRounds);
+  if (schedule_) {
+    impl::invalidArgument(kWho, "runUntilStable needs synchronous rounds: on a Schedule no "
+                                "round is one where every device has fired; use run");
+  }
   parameterValues_.requireAll(kWho, program_);
   uploadSensors();
   std::vector<std::int64_t> ran(samples_, 0);
@@ -452,6 +563,7 @@ SimulationCarry BasicSimulation<ExecSpace>::carry() const {
   c.presence =
       inSampleOrder(planes_.presencePrev, "kfield::carry::presence", &planes_.presenceNow);
   c.output = inSampleOrder(planes_.output, "kfield::carry::output");
+  c.schedule = schedule_;
   return c;
 }
 
@@ -466,6 +578,13 @@ void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
                                       std::to_string(to.extent(1)));
     }
   };
+  auto clockText = [](const std::optional<Schedule>& s) {
+    return s ? "on a schedule of " + s->text() : std::string("of synchronous rounds");
+  };
+  if (c.schedule != schedule_) {
+    impl::invalidArgument(kWho, "restore: the carry is of a run " + clockText(c.schedule) +
+                                    ", this simulation's is " + clockText(schedule_));
+  }
   check(c.states, planes_.states, "states");
   check(c.stateKeys, planes_.stateKeys, "state keys");
   check(c.exports, planes_.exportsPrev, "exports");

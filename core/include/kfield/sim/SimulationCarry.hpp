@@ -5,8 +5,10 @@
 #define KFIELD_SIM_SIMULATIONCARRY_HPP
 
 #include "kfield/Plane.hpp"
+#include "kfield/sim/Schedule.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace kfield {
@@ -16,6 +18,9 @@ struct SimulationCarry {
   // rows x samples each: remembered states and the keys of conditional ones, the last round's
   // exports and their presence keys, the output.
   HostPlane states, stateKeys, exports, presence, output;
+  // A run on a Schedule: its schedule (the clock's rows follow the program's states). Empty:
+  // synchronous rounds.
+  std::optional<Schedule> schedule;
 };
 
 }  // namespace kfield

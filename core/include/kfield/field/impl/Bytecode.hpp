@@ -63,7 +63,11 @@ enum class OpCode : std::int32_t {
   // The key of process slot `slot` of a spawn (Program::spawn): the slot's key of last round
   // while its process lives, else the next new key (launched here as a, or spread by a
   // neighbor) in key order over the free slots; -1 for none.
-  SpawnKey
+  SpawnKey,
+  // The device's clock (sim/Schedule.hpp): the time of this firing, and the time since its
+  // last one (0 at its first). Synchronous rounds fire at 0, 1, 2, ...
+  Time,
+  DeltaTime
 };
 
 // Self: own entry only. Any, All: of boolean entries (exact 1 is true); empty: 0 and 1.
@@ -82,7 +86,7 @@ struct Op {
   std::int32_t mask = -1;     // slot of the 0/1 mask of devices executing this op; -1: all
   std::int32_t context = -1;  // slot of the alignment context (align blocks); -1: none
   std::int32_t plane = -1;    // sensor, state, export or parameter index
-  std::int32_t keyed = 0;     // the state or export is conditional: it has a key plane
+  std::int32_t keyed = 0;     // the state or export is conditional: it has a key plane (kKeyedByClock: see there)
   FoldCode fold = FoldCode::Min;
   std::int32_t excludeSelf = 0;
   std::int32_t entryBegin = 0;  // Fold: its entry program, in the entry op list
@@ -99,6 +103,10 @@ struct Op {
   // on, and the keys they spread exports from `plane` on.
   std::int32_t spawn = -1, slot = -1, width = 0, state = -1;
 };
+
+// Op::keyed and EntryOp::keyed of a call that is keyed only because the simulation runs on a
+// Schedule (asynchronous devices: a neighbor is heard only once it has fired); its key is 1.
+constexpr std::int32_t kKeyedByClock = 2;
 
 // The most process slots a spawn keeps per device.
 constexpr int kMaxProcesses = 64;
@@ -145,7 +153,10 @@ enum class EntryCode : std::int32_t {
   // What the neighbor sent this device last round through an exchange (edge plane `edge`, at
   // the neighbor's entry for this device); for the device itself, slot (what it sent itself,
   // or the exchange's initial value).
-  Received
+  Received,
+  // How long ago the neighbor sent what this device hears of it: this firing's time minus
+  // the neighbor's last firing (1 in synchronous rounds); 0 for the device itself.
+  Lag
 };
 
 struct EntryOp {

@@ -46,6 +46,14 @@ struct RoundKernel {
   // spawn's bound this round (a large value: none).
   Kokkos::View<std::int64_t*, Memory> overflow;
   Kokkos::View<const int*, Memory> fresh;  // per sample position: 1 in the sample's first round
+  // The clock. Synchronous rounds: the rounds each sample position has run (this round's
+  // time). Under a Schedule (clockRow >= 0): state rows clockRow + {0, 1, 2} x devices hold
+  // each device's firings so far, this firing's time and the last one's (NaN before its
+  // first), and `firing` says which devices fire in this step; the others keep their state,
+  // exports and output as they are.
+  Kokkos::View<const double*, Memory> roundOf;
+  std::int64_t clockRow = -1;
+  Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Memory> firing;
   bool anyFresh = true;                    // some live sample is in its first round
   bool writeOutput = true;                 // some live sample may end with this round
   // When not empty (and no tape), each team's values live in its slice of this buffer, not
@@ -85,6 +93,16 @@ struct RoundKernel {
         team.team_barrier();
       }
     }
+  }
+
+  KOKKOS_INLINE_FUNCTION bool fires(std::int64_t d, std::int64_t s) const {
+    return firing.extent(0) == 0 || firing(d, s) != 0;
+  }
+  // The key this device runs export `plane` under this round, as its folds compare it: a
+  // call keyed only because the simulation is asynchronous (keyed == 2) runs under key 1.
+  KOKKOS_INLINE_FUNCTION double ownKey(std::int32_t keyed, std::int32_t plane, std::int64_t d,
+                                       std::int64_t s) const {
+    return keyed == kKeyedByClock ? 1.0 : planes.presenceNow(plane * devices + d, s);
   }
 
   // The key a device records for a conditional export or state: its alignment context when
@@ -289,6 +307,21 @@ struct RoundKernel {
       }
       case OpCode::Uid:
         return each([&](std::int64_t d, std::int64_t, std::int64_t e) { out[e] = double(d); });
+      case OpCode::Time:
+      case OpCode::DeltaTime: {
+        const bool delta = op.code == OpCode::DeltaTime;
+        if (clockRow < 0) {
+          return each([&](std::int64_t, std::int64_t s, std::int64_t e) {
+            out[e] = delta ? (roundOf(s) > 0.0 ? 1.0 : 0.0) : roundOf(s);
+          });
+        }
+        const PlaneRows now = rows(planes.states, clockRow + devices),
+                        last = rows(planes.states, clockRow + 2 * devices);
+        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+          const double t = now(d, s), before = last(d, s);
+          out[e] = !delta ? t : before == before ? t - before : 0.0;
+        });
+      }
       case OpCode::RememberRead: {
         const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
         return withA([&](const auto& a) {
@@ -310,7 +343,7 @@ struct RoundKernel {
           if (op.keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
               const double k = keyOf(op, scratch, stride, e);
-              now(d, s) = k;  // this round's folds check alignment against it
+              now(d, s) = fires(d, s) ? k : was(d, s);  // this round's folds check alignment against it
               out[e] = k != 0.0 && was(d, s) == k ? prev(d, s) : a(e);
             });
           }
@@ -323,6 +356,7 @@ struct RoundKernel {
         const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
         return withA([&](const auto& a) {
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+            if (!fires(d, s)) return;
             if (track) noteChange(state(d, s), a(e), s);
             state(d, s) = a(e);
             if (op.keyed) key(d, s) = keyOf(op, scratch, stride, e);
@@ -336,7 +370,13 @@ struct RoundKernel {
           if (!track && !op.keyed) {  // the common case: a plain store
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { now(d, s) = a(e); });
           }
+          const PlaneRows was = rows(planes.presencePrev, base);
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+            if (!fires(d, s)) {  // keeps what it last sent
+              now(d, s) = prev(d, s);
+              if (op.keyed) present(d, s) = was(d, s);
+              return;
+            }
             if (track) noteChange(prev(d, s), a(e), s);
             now(d, s) = a(e);
             if (op.keyed) present(d, s) = keyOf(op, scratch, stride, e);
@@ -348,6 +388,7 @@ struct RoundKernel {
         const PlaneRows result = rows(planes.output, base);  // component op.plane
         return withA([&](const auto& a) {
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+            if (!fires(d, s)) return;
             if (track) noteChange(result(d, s), a(e), s);
             result(d, s) = a(e);
           });
@@ -420,7 +461,7 @@ struct RoundKernel {
         if (neighborRow(x, d, j, s) < 0) return false;
         continue;
       }
-      const double mine = planes.presenceNow(x.plane * devices + d, s);
+      const double mine = ownKey(x.keyed, x.plane, d, s);
       if (mine == 0.0 || planes.presencePrev(x.plane * devices + j, s) != mine) return false;
     }
     return true;
@@ -892,7 +933,7 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION std::int64_t neighborRow(const EntryOp& x, std::int64_t d, std::int64_t j,
                                                   std::int64_t s) const {
     if (x.copies == 0) return x.plane * devices + j;
-    const double mine = planes.presenceNow(x.plane * devices + d, s);
+    const double mine = ownKey(x.keyed, x.plane, d, s);
     if (mine == 0.0) return -1;
     const std::int64_t base = x.plane - x.copy * x.copyStride;
     for (int q = 0; q < x.copies; ++q) {
@@ -960,7 +1001,7 @@ struct RoundKernel {
         if (op.slot > 0 && found > rank) break;  // only slot 0's op counts them all
       }
       out[e] = key;
-      if (op.slot == 0 && found > free && overflow.extent(0) > 0) {
+      if (op.slot == 0 && found > free && overflow.extent(0) > 0 && fires(d, s)) {
         Kokkos::atomic_fetch_min(&overflow(op.spawn * static_cast<std::int64_t>(fresh.extent(0)) + s), d);
       }
     });
@@ -978,7 +1019,7 @@ struct RoundKernel {
                                       std::int64_t s) const {
     if (!aligned(op, d, j, s)) return false;
     if (op.keyed == 0) return true;
-    const double mine = planes.presenceNow(op.plane * devices + d, s);
+    const double mine = ownKey(op.keyed, op.plane, d, s);
     return mine != 0.0 && planes.presencePrev(op.plane * devices + j, s) == mine;
   }
 
@@ -1010,7 +1051,15 @@ struct RoundKernel {
           block.size = 0;
         };
         for (std::int64_t s = 0; s < live; ++s) {
-          if (block.add(self, d, s)) keep();
+          if (!fires(d, s)) {  // keeps what it last sent, to itself and to each neighbor
+            planes.exportsNow(row + d, s) = planes.exportsPrev(row + d, s);
+            if (op.keyed) planes.presenceNow(row + d, s) = planes.presencePrev(row + d, s);
+            for (std::int64_t k = begin; k < end; ++k) {
+              planes.exportsNow(edges + k, s) = planes.exportsPrev(edges + k, s);
+            }
+          } else if (block.add(self, d, s)) {
+            keep();
+          }
         }
         if (block.size > 0) keep();
         auto write = [&](std::int64_t k, std::int64_t s, double v) {
@@ -1025,6 +1074,7 @@ struct RoundKernel {
         for (std::int64_t k = begin; k < end; ++k) {
           const std::int64_t j = net.neighbors(k);
           for (std::int64_t s = 0; s < live; ++s) {
+            if (!fires(d, s)) continue;
             const bool to = j != d && (keyed ? sendsTo(op, d, j, s) : fresh(s) == 0);
             if (!to) {
               write(k, s, planes.exportsNow(row + d, s));  // the own entry
@@ -1043,6 +1093,14 @@ struct RoundKernel {
       std::int64_t self = begin;
       while (self < end && net.neighbors(self) != d) ++self;
       lanes(team, live, [&](std::int64_t s) {
+        if (!fires(d, s)) {  // keeps what it last sent, to itself and to each neighbor
+          planes.exportsNow(row + d, s) = planes.exportsPrev(row + d, s);
+          if (op.keyed) planes.presenceNow(row + d, s) = planes.presencePrev(row + d, s);
+          for (std::int64_t k = begin; k < end; ++k) {
+            planes.exportsNow(edges + k, s) = planes.exportsPrev(edges + k, s);
+          }
+          return;
+        }
         const std::int64_t e = dl * live + s;
         const double own = entryValue(op, scratch, stride, d, d, self, s, e);
         if (track) noteChange(planes.exportsPrev(row + d, s), own, s);

@@ -1,0 +1,163 @@
+// Asynchronous simulation (Simulation on a Schedule): devices fire in the global order of their
+// firing times. A step fires every device whose next firing comes no later than any of its
+// neighbors' (and before the horizon), together with the neighbors it ties with: no firing it
+// could hear is pending, and it fires before any firing that could hear it, so running those
+// devices at once gives the bits of running every firing in time order. A firing reads the
+// messages its neighbors sent strictly before it.
+#ifndef KFIELD_SIM_IMPL_ASYNCHRONOUS_HPP
+#define KFIELD_SIM_IMPL_ASYNCHRONOUS_HPP
+
+#include "kfield/Plane.hpp"
+#include "kfield/field/TracedProgram.hpp"
+#include "kfield/net/NetworkView.hpp"
+#include "kfield/sim/Schedule.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+
+namespace kfield::impl {
+
+// The program as an asynchronous simulation runs it: every state and export keyed, so that a
+// neighbor is heard only once it has fired and a device's first firing starts its states
+// afresh. Calls keyed already keep their keys; the others get kKeyedByClock (key 1).
+inline TracedProgram keyedByClock(TracedProgram program) {
+  auto keyOps = [](std::vector<Op>& ops) {
+    for (Op& op : ops) {
+      const bool kept = op.code == OpCode::RememberRead || op.code == OpCode::RememberWrite ||
+                        op.code == OpCode::ShareRead || op.code == OpCode::Export ||
+                        op.code == OpCode::ExchangeSend || op.code == OpCode::SpawnKey;
+      if (kept && op.keyed == 0) op.keyed = kKeyedByClock;
+    }
+  };
+  auto keyEntries = [](std::vector<EntryOp>& entries) {
+    for (EntryOp& x : entries) {
+      const bool reads = x.code == EntryCode::Neighbor || x.code == EntryCode::Received;
+      if (reads && x.keyed == 0) x.keyed = kKeyedByClock;
+    }
+  };
+  keyOps(program.ops);
+  keyOps(program.valueOps);
+  keyEntries(program.entries);
+  keyEntries(program.valueEntries);
+  for (PlaneInfo& p : program.exports) p.keyed = true;
+  for (PlaneInfo& p : program.states) p.keyed = true;
+  return program;
+}
+
+// The clock's three state rows per device (Kokkos kernels over device x sample position):
+// firings so far, the next firing's time, the last one's (NaN before the first).
+template <class ExecSpace>
+struct Clock {
+  using Memory = typename ExecSpace::memory_space;
+  using Firing = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory>;
+  static constexpr std::uint8_t kFires = 1, kTies = 2;  // kTies: fires unless a tie cannot
+
+  Schedule schedule;
+  Plane<Memory> states;
+  std::int64_t row = 0;  // the clock's first state row
+  std::int64_t devices = 0;
+  NetworkView<Memory> net;
+
+  KOKKOS_INLINE_FUNCTION double& count(std::int64_t d, std::int64_t p) const { return states(row + d, p); }
+  KOKKOS_INLINE_FUNCTION double& next(std::int64_t d, std::int64_t p) const {
+    return states(row + devices + d, p);
+  }
+  KOKKOS_INLINE_FUNCTION double& last(std::int64_t d, std::int64_t p) const {
+    return states(row + 2 * devices + d, p);
+  }
+
+  // Every device before its first firing; `sampleOf`: the sample at each position.
+  void start(ExecSpace space, const Kokkos::View<const std::int64_t*, Memory>& sampleOf,
+             std::int64_t positions) const {
+    const Clock c = *this;
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    Kokkos::parallel_for(
+        "kfield::sim::clock_start",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {devices, positions}),
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
+          c.count(d, p) = 0.0;
+          c.next(d, p) = c.schedule.firingTime(0, d, sampleOf(p));
+          c.last(d, p) = none;
+        });
+  }
+
+  // Marks the devices of the first `live` positions that fire in the next step; returns how
+  // many (device, sample) firings that is. horizon(p): position p fires only before it.
+  std::int64_t mark(ExecSpace space, const Firing& firing,
+                    const Kokkos::View<const double*, Memory>& horizon, std::int64_t live) const {
+    const Clock c = *this;
+    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>> pairs(space, {0, 0}, {devices, live});
+    std::int64_t ties = 0;
+    Kokkos::parallel_reduce(
+        "kfield::sim::clock_mark", pairs,
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & tied) {
+          const double t = c.next(d, p);
+          std::uint8_t f = t < horizon(p) ? kFires : 0;
+          for (std::int64_t k = c.net.offsets(d); f != 0 && k < c.net.offsets(d + 1); ++k) {
+            const std::int64_t j = c.net.neighbors(k);
+            if (j == d) continue;
+            const double u = c.next(j, p);
+            if (u < t) f = 0;
+            if (u == t) f = kTies;
+          }
+          firing(d, p) = f;
+          if (f == kTies) ++tied;
+        },
+        ties);
+    // Devices that fire at the same time fire together or not at all (each hears the other's
+    // earlier message): drop those with a tied neighbor that cannot fire, until none is left.
+    Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> drop;
+    while (ties > 0) {
+      if (drop.extent(0) == 0) drop = decltype(drop)("kfield::sim::clock_drop", devices, live);
+      std::int64_t dropped = 0;
+      Kokkos::parallel_reduce(
+          "kfield::sim::clock_ties", pairs,
+          KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) {
+            std::uint8_t x = 0;
+            if (firing(d, p) == kTies) {
+              const double t = c.next(d, p);
+              for (std::int64_t k = c.net.offsets(d); k < c.net.offsets(d + 1); ++k) {
+                const std::int64_t j = c.net.neighbors(k);
+                if (j != d && c.next(j, p) == t && firing(j, p) == 0) x = 1;
+              }
+            }
+            drop(d, p) = x;
+            n += x;
+          },
+          dropped);
+      if (dropped == 0) break;
+      Kokkos::parallel_for(
+          "kfield::sim::clock_drop", pairs, KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
+            if (drop(d, p) != 0) firing(d, p) = 0;
+          });
+    }
+    std::int64_t fired = 0;
+    Kokkos::parallel_reduce(
+        "kfield::sim::clock_count", pairs,
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) { n += firing(d, p) != 0; },
+        fired);
+    return fired;
+  }
+
+  // The devices that fired move on to their next firing.
+  void advance(ExecSpace space, const Firing& firing,
+               const Kokkos::View<const std::int64_t*, Memory>& sampleOf, std::int64_t live) const {
+    const Clock c = *this;
+    Kokkos::parallel_for(
+        "kfield::sim::clock_advance",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {devices, live}),
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
+          if (firing(d, p) == 0) return;
+          const double k = c.count(d, p) + 1.0;
+          c.count(d, p) = k;
+          c.last(d, p) = c.next(d, p);
+          c.next(d, p) = c.schedule.firingTime(static_cast<std::int64_t>(k), d, sampleOf(p));
+        });
+  }
+};
+
+}  // namespace kfield::impl
+
+#endif

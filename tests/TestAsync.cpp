@@ -1,0 +1,294 @@
+// Asynchronous devices (Simulation on a Schedule): firings follow the schedule, run in the
+// global order of their times (against an event-by-event host replay, to the bit), the
+// synchronous schedule gives the bits of synchronous rounds for every library program, and
+// the clock reads what the schedule says.
+#include "ErrorOf.hpp"
+#include "FieldReference.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/field/Library.hpp>
+#include <kfield/field/Programs.hpp>
+#include <kfield/impl/Bits.hpp>
+#include <kfield/sim/Simulation.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Async : public ::testing::Test {};
+TYPED_TEST_SUITE(Async, Spaces, SpaceNames);
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool sameBits(double a, double b) { return kfield::impl::bitsOf(a) == kfield::impl::bitsOf(b); }
+
+// Every sensor and parameter of a program set, differently per sample.
+template <class Sim>
+void setInputs(Sim& sim, const TracedProgram& program, std::int64_t devices, std::int64_t samples) {
+  for (const SensorInfo& sensor : program.sensors) {
+    for (std::int64_t s = 0; s < samples; ++s) {
+      for (std::int64_t d = 0; d < devices; ++d) {
+        const std::int64_t v = (d * 7 + s * 3) % 11;
+        const double x = sensor.type == SensorType::Bool  ? double(v == 0)
+                         : sensor.type == SensorType::Int ? double(v)
+                                                          : 0.25 * double(v) + 0.5;
+        sim.sensor(sensor.name).set(d, s, x);
+      }
+    }
+  }
+  for (const ParameterInfo& parameter : program.parameters) {
+    sim.parameter(parameter.name, std::vector<double>(std::size_t(parameter.width), 1.25));
+  }
+}
+
+template <class Space>
+HostPlane synchronousOutput(const TracedProgram& program, const Network& net, std::int64_t samples,
+                            const std::vector<std::vector<std::int64_t>>& runs,
+                            const Schedule* schedule) {
+  auto go = [&](auto& sim) {
+    setInputs(sim, program, net.devices(), samples);
+    for (const auto& r : runs) sim.run(r);
+    return sim.output();
+  };
+  if (schedule) {
+    BasicSimulation<Space> sim(program, net, samples, *schedule);
+    return go(sim);
+  }
+  BasicSimulation<Space> sim(program, net, samples);
+  return go(sim);
+}
+
+void expectSameBits(const HostPlane& a, const HostPlane& b, const std::string& what) {
+  ASSERT_EQ(a.extent(0), b.extent(0)) << what;
+  ASSERT_EQ(a.extent(1), b.extent(1)) << what;
+  for (std::size_t r = 0; r < a.extent(0); ++r) {
+    for (std::size_t s = 0; s < a.extent(1); ++s) {
+      ASSERT_TRUE(sameBits(a(r, s), b(r, s)))
+          << what << ": row " << r << ", sample " << s << ": " << a(r, s) << " vs " << b(r, s);
+    }
+  }
+}
+
+// Period 1, no jitter: every device fires at 0, 1, 2, ... together, as synchronous rounds.
+TYPED_TEST(Async, OnePeriodWithoutJitterGivesTheBitsOfSynchronousRounds) {
+  const Schedule lockstep{1.0, 0.0, 9};
+  for (const Network& net : {Network::grid(7, 6), Network::randomGeometric(150, 1.6, 4)}) {
+    for (const lib::LibraryProgram& entry : lib::programs()) {
+      const TracedProgram program = entry.build(net, {});
+      const std::vector<std::vector<std::int64_t>> runs = {{3, 5, 0}, {4, 1, 6}};
+      expectSameBits(synchronousOutput<TypeParam>(program, net, 3, runs, nullptr),
+                     synchronousOutput<TypeParam>(program, net, 3, runs, &lockstep), entry.name);
+    }
+  }
+}
+
+// The time of firing k of each device, and which firings come before a horizon.
+std::int64_t firingsBefore(const Schedule& schedule, std::int64_t d, std::int64_t s, double horizon) {
+  std::int64_t k = 0;
+  while (schedule.firingTime(k, d, s) < horizon) ++k;
+  return k;
+}
+
+TYPED_TEST(Async, DevicesFireAsTheScheduleSays) {
+  const Network net = Network::randomGeometric(200, 1.5, 2);
+  const Schedule schedule{0.5, 0.4, 17};
+  const TracedProgram program = trace(
+      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+  BasicSimulation<TypeParam> sim(program, net, 2, schedule);
+  sim.sensor("source").set(0, true);
+  sim.run(std::vector<std::int64_t>{7, 3});
+  const HostPlane fired = sim.firings();
+  for (std::int64_t s = 0; s < 2; ++s) {
+    const double horizon = (s == 0 ? 7 : 3) * schedule.period;
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      ASSERT_EQ(fired(d, s), double(firingsBefore(schedule, d, s, horizon))) << d << ", " << s;
+    }
+  }
+  EXPECT_EQ(sim.rounds(), (std::vector<std::int64_t>{7, 3}));
+}
+
+// An event-by-event replay on the host: firings in time order (equal times together), each
+// reading the messages its neighbors sent before it. The program: a hop gradient, a count of
+// the device's firings, its clock, and the number of neighbors it has heard.
+struct Replay {
+  std::vector<double> hops, count, time, delta, heard;
+};
+
+TracedProgram clockProgram() {
+  return trace(
+      [](Program& p) {
+        const Field<double> hops = lib::hopGradient(p, p.sense<bool>("source"));
+        const Field<double> count = p.remember(0.0, [](const Field<double>& c) { return c + 1.0; });
+        const Field<double> heard = p.neighbors(p.constant(1.0)).excludeSelf().sum();
+        return p.tuple(hops, count, p.time(), p.deltaTime(), heard);
+      },
+      "clock");
+}
+
+Replay replay(const Network& net, const Schedule& schedule, std::int64_t sample,
+              std::int64_t source, double horizon) {
+  const std::int64_t n = net.devices();
+  std::vector<std::tuple<double, std::int64_t, std::int64_t>> events;  // time, device, firing
+  for (std::int64_t d = 0; d < n; ++d) {
+    for (std::int64_t k = 0; schedule.firingTime(k, d, sample) < horizon; ++k) {
+      events.emplace_back(schedule.firingTime(k, d, sample), d, k);
+    }
+  }
+  std::sort(events.begin(), events.end());
+  Replay r;
+  r.hops.assign(n, 0.0), r.count.assign(n, 0.0), r.time.assign(n, 0.0), r.delta.assign(n, 0.0);
+  r.heard.assign(n, 0.0);
+  std::vector<double> sent(n, kInf);   // each device's last message
+  std::vector<char> fired(n, 0);
+  const auto& offsets = net.offsets();
+  const auto& neighbors = net.neighbors();
+  for (std::size_t i = 0; i < events.size();) {
+    std::size_t end = i;
+    while (end < events.size() && std::get<0>(events[end]) == std::get<0>(events[i])) ++end;
+    std::vector<std::pair<std::int64_t, double>> out;
+    for (std::size_t e = i; e < end; ++e) {
+      const auto [t, d, k] = events[e];
+      double best = kInf, heard = 0.0;
+      for (std::int64_t x = offsets[d]; x < offsets[d + 1]; ++x) {
+        const std::int64_t j = neighbors[x];
+        if (j == d || !fired[j]) continue;
+        best = std::min(best, sent[j] + 1.0);
+        heard += 1.0;
+      }
+      out.emplace_back(d, d == source ? 0.0 : best);
+      r.delta[d] = k == 0 ? 0.0 : t - schedule.firingTime(k - 1, d, sample);
+      r.time[d] = t;
+      r.count[d] = double(k + 1);
+      r.heard[d] = heard;
+    }
+    for (const auto& [d, v] : out) sent[d] = v, r.hops[d] = v, fired[d] = 1;
+    i = end;
+  }
+  return r;
+}
+
+template <class Space>
+void expectReplay(const Network& net, const Schedule& schedule, std::int64_t periods) {
+  const std::int64_t n = net.devices(), samples = 3;
+  const TracedProgram program = clockProgram();
+  BasicSimulation<Space> sim(program, net, samples, schedule);
+  for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(s * 11, s, true);
+  sim.run(periods / 2);
+  sim.run(periods - periods / 2);
+  const HostPlane out = sim.output();
+  for (std::int64_t s = 0; s < samples; ++s) {
+    const Replay r = replay(net, schedule, s, s * 11, double(periods) * schedule.period);
+    for (std::int64_t d = 0; d < n; ++d) {
+      const std::string at = "device " + std::to_string(d) + ", sample " + std::to_string(s);
+      ASSERT_TRUE(sameBits(out(d, s), r.hops[d])) << at << ": " << out(d, s) << " vs " << r.hops[d];
+      ASSERT_EQ(out(n + d, s), r.count[d]) << at;
+      ASSERT_TRUE(sameBits(out(2 * n + d, s), r.time[d])) << at;
+      ASSERT_TRUE(sameBits(out(3 * n + d, s), r.delta[d])) << at;
+      ASSERT_EQ(out(4 * n + d, s), r.heard[d]) << at;
+    }
+  }
+}
+
+TYPED_TEST(Async, FiringsRunInTheOrderOfTheirTimes) {
+  expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 9);
+  expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{2.0, 2.0, 6}, 12);
+  // Jitter small against the period: a wave crosses many hops in one period.
+  expectReplay<TypeParam>(Network::grid(10, 10), Schedule{1.0, 0.05, 1}, 4);
+}
+
+// Firings at the same time read each other's earlier messages, even when one of them must wait
+// for an earlier neighbor: on the path 0 - 1 - 2 with next firings at 0.5, 0.5 and 0.25, device
+// 0 may not fire before 1 does, although its only neighbor is no earlier than itself.
+TYPED_TEST(Async, DevicesFiringAtTheSameTimeFireTogether) {
+  const Network path = Network::grid(3, 1);
+  const TracedProgram program = trace(
+      [](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
+  const Schedule schedule{1.0, 0.5, 4};
+  BasicSimulation<TypeParam> sim(program, path, 1, schedule);
+  SimulationCarry carry = sim.carry();
+  ASSERT_EQ(carry.states.extent(0), 9u);  // the clock's rows: firings, next, last
+  const double next[3] = {0.5, 0.5, 0.25};
+  for (std::int64_t d = 0; d < 3; ++d) carry.states(3 + d, 0) = next[d];
+  sim.restore(carry);
+  sim.run(1);
+  EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 0.0}));
+  EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0}));
+}
+
+TYPED_TEST(Async, HopGradientsConvergeToBreadthFirstHops) {
+  for (const Network& net : {Network::grid(15, 11), Network::randomGeometric(400, 1.5, 12)}) {
+    const TracedProgram program = trace(
+        [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+    BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, 0.7, 3});
+    sim.sensor("source").set(3, true);
+    sim.sensor("source").set(net.devices() - 1, true);
+    sim.run(60);
+    EXPECT_EQ(sampleOf(sim.output()), bfsHops(net, {3, net.devices() - 1}));
+  }
+}
+
+TYPED_TEST(Async, RestoringTheCarryContinuesBitForBit) {
+  const Network net = Network::randomGeometric(200, 1.6, 5);
+  const Schedule schedule{1.0, 0.8, 21};
+  for (const char* name : {"collect-sum", "collect-weighted", "election"}) {
+    const TracedProgram program = lib::findProgram(name)->build(net, {});
+    BasicSimulation<TypeParam> whole(program, net, 2, schedule), first(program, net, 2, schedule),
+        second(program, net, 2, schedule);
+    for (auto* sim : {&whole, &first, &second}) setInputs(*sim, program, net.devices(), 2);
+    whole.run(std::vector<std::int64_t>{9, 6});
+    first.run(std::vector<std::int64_t>{4, 2});
+    second.restore(first.carry());
+    second.run(std::vector<std::int64_t>{5, 4});
+    expectSameBits(whole.output(), second.output(), name);
+    expectSameBits(whole.firings(), second.firings(), name);
+  }
+}
+
+TYPED_TEST(Async, BadSchedulesAreRefused) {
+  const Network net = Network::grid(3, 3);
+  const TracedProgram program = trace(
+      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+  auto make = [&](Schedule s) {
+    return errorOf([&] { BasicSimulation<TypeParam> sim(program, net, 1, s); });
+  };
+  EXPECT_EQ(make(Schedule{0.0, 0.0, 0}),
+            "kfield::Simulation: schedule: period must be a finite number > 0, got 0");
+  EXPECT_EQ(make(Schedule{kInf, 0.0, 0}),
+            "kfield::Simulation: schedule: period must be a finite number > 0, got inf");
+  EXPECT_EQ(make(Schedule{1.0, 1.5, 0}),
+            "kfield::Simulation: schedule: jitter must be in [0, period] = [0, 1], got 1.5");
+  EXPECT_EQ(make(Schedule{1.0, -0.25, 0}),
+            "kfield::Simulation: schedule: jitter must be in [0, period] = [0, 1], got -0.25");
+  BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, 0.5, 0});
+  EXPECT_EQ(errorOf([&] { sim.runUntilStable(10); }),
+            "kfield::Simulation: runUntilStable needs synchronous rounds: on a Schedule no round "
+            "is one where every device has fired; use run");
+}
+
+// Synchronous rounds: the clock reads the round, 0, 1, 2, ...
+TYPED_TEST(Async, SynchronousRoundsReadTheRoundAsTheirTime) {
+  const Network net = Network::grid(4, 4);
+  const TracedProgram program =
+      trace([](Program& p) { return p.tuple(p.time(), p.deltaTime()); }, "clock");
+  BasicSimulation<TypeParam> sim(program, net, 2);
+  sim.run(std::vector<std::int64_t>{1, 4});
+  const HostPlane out = sim.output();
+  for (std::int64_t d = 0; d < 16; ++d) {
+    EXPECT_EQ(out(d, 0), 0.0);
+    EXPECT_EQ(out(16 + d, 0), 0.0);
+    EXPECT_EQ(out(d, 1), 3.0);
+    EXPECT_EQ(out(16 + d, 1), 1.0);
+  }
+}
+
+}  // namespace
+}  // namespace kfield::test
