@@ -117,10 +117,13 @@ TYPED_TEST(Async, DevicesFireAsTheScheduleSays) {
 }
 
 // An event-by-event replay on the host: firings in time order (equal times together), each
-// reading the messages its neighbors sent before it. The program: a hop gradient, a count of
-// the device's firings, its clock, and the number of neighbors it has heard.
+// hearing the neighbors that have fired (since they were last switched on) no longer than
+// `retain` ago, and reading the messages they sent before it. Device `off` is switched off at
+// time offAt and on again at onAt: silent in between, a new device after. The program: a hop
+// gradient, a count of the device's firings (a state), its clock, the number of neighbors it
+// hears and the oldest message among them.
 struct Replay {
-  std::vector<double> hops, count, time, delta, heard;
+  std::vector<double> hops, count, time, delta, heard, oldest;
 };
 
 TracedProgram clockProgram() {
@@ -129,71 +132,96 @@ TracedProgram clockProgram() {
         const Field<double> hops = lib::hopGradient(p, p.sense<bool>("source"));
         const Field<double> count = p.remember(0.0, [](const Field<double>& c) { return c + 1.0; });
         const Field<double> heard = p.neighbors(p.constant(1.0)).excludeSelf().sum();
-        return p.tuple(hops, count, p.time(), p.deltaTime(), heard);
+        const Field<double> oldest = p.nbrLag().excludeSelf().max();
+        return p.tuple(hops, count, p.time(), p.deltaTime(), heard, oldest);
       },
       "clock");
 }
 
+struct Switch {
+  std::int64_t device = -1;
+  double offAt = kInf, onAt = kInf;
+};
+
 Replay replay(const Network& net, const Schedule& schedule, std::int64_t sample,
-              std::int64_t source, double horizon) {
+              std::int64_t source, double horizon, const Switch& sw) {
   const std::int64_t n = net.devices();
-  std::vector<std::tuple<double, std::int64_t, std::int64_t>> events;  // time, device, firing
+  std::vector<std::tuple<double, std::int64_t>> events;  // time, device
   for (std::int64_t d = 0; d < n; ++d) {
     for (std::int64_t k = 0; schedule.firingTime(k, d, sample) < horizon; ++k) {
-      events.emplace_back(schedule.firingTime(k, d, sample), d, k);
+      events.emplace_back(schedule.firingTime(k, d, sample), d);
     }
   }
   std::sort(events.begin(), events.end());
   Replay r;
-  r.hops.assign(n, 0.0), r.count.assign(n, 0.0), r.time.assign(n, 0.0), r.delta.assign(n, 0.0);
-  r.heard.assign(n, 0.0);
-  std::vector<double> sent(n, kInf);   // each device's last message
-  std::vector<char> fired(n, 0);
+  for (auto* v : {&r.hops, &r.count, &r.time, &r.delta, &r.heard, &r.oldest}) v->assign(n, 0.0);
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> sent(n, kInf), last(n, none);
   const auto& offsets = net.offsets();
   const auto& neighbors = net.neighbors();
+  bool switchedOff = false;
   for (std::size_t i = 0; i < events.size();) {
+    const double t = std::get<0>(events[i]);
+    if (!switchedOff && t >= sw.offAt) last[sw.device] = none, switchedOff = true;
     std::size_t end = i;
-    while (end < events.size() && std::get<0>(events[end]) == std::get<0>(events[i])) ++end;
-    std::vector<std::pair<std::int64_t, double>> out;
+    while (end < events.size() && std::get<0>(events[end]) == t) ++end;
+    std::vector<std::int64_t> fired;
+    std::vector<double> value;
     for (std::size_t e = i; e < end; ++e) {
-      const auto [t, d, k] = events[e];
-      double best = kInf, heard = 0.0;
+      const std::int64_t d = std::get<1>(events[e]);
+      if (d == sw.device && t >= sw.offAt && t < sw.onAt) continue;  // silent
+      double best = kInf, heard = 0.0, oldest = -kInf;
       for (std::int64_t x = offsets[d]; x < offsets[d + 1]; ++x) {
         const std::int64_t j = neighbors[x];
-        if (j == d || !fired[j]) continue;
+        const double age = t - last[j];
+        if (j == d || !(age <= schedule.retain)) continue;  // NaN: not fired
         best = std::min(best, sent[j] + 1.0);
         heard += 1.0;
+        oldest = std::max(oldest, age);
       }
-      out.emplace_back(d, d == source ? 0.0 : best);
-      r.delta[d] = k == 0 ? 0.0 : t - schedule.firingTime(k - 1, d, sample);
+      fired.push_back(d);
+      value.push_back(d == source ? 0.0 : best);
+      const bool first = std::isnan(last[d]);
+      r.count[d] = first ? 1.0 : r.count[d] + 1.0;
+      r.delta[d] = first ? 0.0 : t - last[d];
       r.time[d] = t;
-      r.count[d] = double(k + 1);
       r.heard[d] = heard;
+      r.oldest[d] = oldest;
     }
-    for (const auto& [d, v] : out) sent[d] = v, r.hops[d] = v, fired[d] = 1;
+    for (std::size_t f = 0; f < fired.size(); ++f) {
+      sent[fired[f]] = r.hops[fired[f]] = value[f];
+      last[fired[f]] = t;
+    }
     i = end;
   }
   return r;
 }
 
+// `periods` periods in three runs, device sw.device switched off after the first and on after
+// the second (sw's times are those run boundaries, or infinite).
 template <class Space>
-void expectReplay(const Network& net, const Schedule& schedule, std::int64_t periods) {
+void expectReplay(const Network& net, const Schedule& schedule, std::int64_t periods,
+                  Switch sw = {}) {
   const std::int64_t n = net.devices(), samples = 3;
   const TracedProgram program = clockProgram();
   BasicSimulation<Space> sim(program, net, samples, schedule);
   for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(s * 11, s, true);
-  sim.run(periods / 2);
-  sim.run(periods - periods / 2);
+  const std::int64_t a = periods / 3, b = 2 * periods / 3;
+  sim.run(a);
+  if (sw.device >= 0) sim.switchOn(sw.device, false), sw.offAt = double(a) * schedule.period;
+  sim.run(b - a);
+  if (sw.device >= 0) sim.switchOn(sw.device, true), sw.onAt = double(b) * schedule.period;
+  sim.run(periods - b);
   const HostPlane out = sim.output();
   for (std::int64_t s = 0; s < samples; ++s) {
-    const Replay r = replay(net, schedule, s, s * 11, double(periods) * schedule.period);
-    for (std::int64_t d = 0; d < n; ++d) {
-      const std::string at = "device " + std::to_string(d) + ", sample " + std::to_string(s);
-      ASSERT_TRUE(sameBits(out(d, s), r.hops[d])) << at << ": " << out(d, s) << " vs " << r.hops[d];
-      ASSERT_EQ(out(n + d, s), r.count[d]) << at;
-      ASSERT_TRUE(sameBits(out(2 * n + d, s), r.time[d])) << at;
-      ASSERT_TRUE(sameBits(out(3 * n + d, s), r.delta[d])) << at;
-      ASSERT_EQ(out(4 * n + d, s), r.heard[d]) << at;
+    const Replay r = replay(net, schedule, s, s * 11, double(periods) * schedule.period, sw);
+    const std::vector<double>* expected[] = {&r.hops, &r.count, &r.time, &r.delta, &r.heard, &r.oldest};
+    for (std::int64_t c = 0; c < 6; ++c) {
+      for (std::int64_t d = 0; d < n; ++d) {
+        ASSERT_TRUE(sameBits(out(c * n + d, s), (*expected[c])[d]))
+            << "component " << c << ", device " << d << ", sample " << s << ": "
+            << out(c * n + d, s) << " vs " << (*expected[c])[d];
+      }
     }
   }
 }
@@ -203,6 +231,38 @@ TYPED_TEST(Async, FiringsRunInTheOrderOfTheirTimes) {
   expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{2.0, 2.0, 6}, 12);
   // Jitter small against the period: a wave crosses many hops in one period.
   expectReplay<TypeParam>(Network::grid(10, 10), Schedule{1.0, 0.05, 1}, 4);
+}
+
+// Messages older than the retention are not heard: with ages spread over (0, 1.9), some are.
+TYPED_TEST(Async, MessagesOlderThanTheRetentionAreNotHeard) {
+  expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5, 1.2}, 9);
+  expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 1.0, 2, 0.7}, 9);
+}
+
+// A device switched off is silent and unheard; switched on, it starts again as a new device.
+TYPED_TEST(Async, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
+  Switch sw;
+  sw.device = 23;  // a neighbor of sample 2's source, 22
+  expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 12, sw);
+  sw.device = 11;  // sample 1's source
+  expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 0.6, 2, 1.5}, 9, sw);
+}
+
+// Self-healing: when one of two sources fails, the hop gradient rises to the other's hops.
+TYPED_TEST(Async, HopGradientsHealWhenASourceFails) {
+  const Network net = Network::grid(15, 11);
+  const std::int64_t a = 3, b = net.devices() - 1;
+  const TracedProgram program = trace(
+      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+  BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, 0.7, 3});
+  sim.sensor("source").set(a, true).set(b, true);
+  sim.run(40);
+  EXPECT_EQ(sampleOf(sim.output()), bfsHops(net, {a, b}));
+  sim.switchOn(a, false);
+  sim.run(60);
+  std::vector<double> out = sampleOf(sim.output()), expected = bfsHops(net, {b});
+  out.erase(out.begin() + a), expected.erase(expected.begin() + a);  // a itself keeps its last value
+  EXPECT_EQ(out, expected);
 }
 
 // Firings at the same time read each other's earlier messages, even when one of them must wait
@@ -215,7 +275,7 @@ TYPED_TEST(Async, DevicesFiringAtTheSameTimeFireTogether) {
   const Schedule schedule{1.0, 0.5, 4};
   BasicSimulation<TypeParam> sim(program, path, 1, schedule);
   SimulationCarry carry = sim.carry();
-  ASSERT_EQ(carry.states.extent(0), 9u);  // the clock's rows: firings, next, last
+  ASSERT_EQ(carry.states.extent(0), 12u);  // the clock's rows: firings, next, last, on
   const double next[3] = {0.5, 0.5, 0.25};
   for (std::int64_t d = 0; d < 3; ++d) carry.states(3 + d, 0) = next[d];
   sim.restore(carry);
@@ -268,7 +328,15 @@ TYPED_TEST(Async, BadSchedulesAreRefused) {
             "kfield::Simulation: schedule: jitter must be in [0, period] = [0, 1], got 1.5");
   EXPECT_EQ(make(Schedule{1.0, -0.25, 0}),
             "kfield::Simulation: schedule: jitter must be in [0, period] = [0, 1], got -0.25");
+  EXPECT_EQ(make(Schedule{1.0, 0.5, 0, 0.0}),
+            "kfield::Simulation: schedule: retain must be > 0, got 0");
   BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, 0.5, 0});
+  EXPECT_EQ(errorOf([&] { sim.switchOn(9, false); }),
+            "kfield::Simulation: switchOn: device 9 is not in [0, 9)");
+  BasicSimulation<TypeParam> synchronous(program, net, 1);
+  EXPECT_EQ(errorOf([&] { synchronous.switchOn(0, false); }),
+            "kfield::Simulation: switchOn: switching devices off and on needs a Schedule "
+            "(asynchronous devices); this simulation runs synchronous rounds");
   EXPECT_EQ(errorOf([&] { sim.runUntilStable(10); }),
             "kfield::Simulation: runUntilStable needs synchronous rounds: on a Schedule no round "
             "is one where every device has fired; use run");
@@ -278,7 +346,9 @@ TYPED_TEST(Async, BadSchedulesAreRefused) {
 TYPED_TEST(Async, SynchronousRoundsReadTheRoundAsTheirTime) {
   const Network net = Network::grid(4, 4);
   const TracedProgram program =
-      trace([](Program& p) { return p.tuple(p.time(), p.deltaTime()); }, "clock");
+      trace([](Program& p) {
+        return p.tuple(p.time(), p.deltaTime(), p.nbrLag().excludeSelf().max());
+      }, "clock");
   BasicSimulation<TypeParam> sim(program, net, 2);
   sim.run(std::vector<std::int64_t>{1, 4});
   const HostPlane out = sim.output();
@@ -287,6 +357,8 @@ TYPED_TEST(Async, SynchronousRoundsReadTheRoundAsTheirTime) {
     EXPECT_EQ(out(16 + d, 0), 0.0);
     EXPECT_EQ(out(d, 1), 3.0);
     EXPECT_EQ(out(16 + d, 1), 1.0);
+    EXPECT_EQ(out(32 + d, 0), -kInf);  // the first round hears no one
+    EXPECT_EQ(out(32 + d, 1), 1.0);
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -44,10 +45,48 @@ struct RunOptions {
   std::int64_t chunk = 0;  // samples per simulation; 0: all in one
   std::string async;       // PERIOD[:JITTER]; empty: synchronous rounds
   std::uint64_t seed = 0;  // the schedule's
-  bool seedGiven = false;
-  std::optional<Schedule> schedule;  // parsed from async and seed
+  bool seedGiven = false, retainGiven = false;
+  double retain = 0;  // 0: not given (messages never expire)
+  std::vector<std::string> fail;  // DEVICE@FROM[-TO]
+  std::optional<Schedule> schedule;  // parsed from async, seed and retain
   BitsOutput bits;
 };
+
+// A device switched off at period `from` (into this run) and on again at `to` (or never).
+struct Failure {
+  std::int64_t device = 0, from = 0, to = -1;
+};
+
+std::vector<Failure> failuresOf(const std::vector<std::string>& specs) {
+  std::vector<Failure> failures;
+  for (const std::string& spec : specs) {
+    auto whole = [&](const std::string& part) {
+      char* end = nullptr;
+      errno = 0;
+      const long long v = std::strtoll(part.c_str(), &end, 10);
+      if (part.empty() || *end != '\0' || errno != 0 || v < 0) {
+        throw UserError("--fail must be DEVICE@FROM or DEVICE@FROM-TO (whole numbers >= 0: a "
+                        "device, periods into the run), got '" + spec + "'");
+      }
+      return static_cast<std::int64_t>(v);
+    };
+    const auto at = spec.find('@');
+    if (at == std::string::npos) whole("");
+    const auto dash = spec.find('-', at);
+    Failure f;
+    f.device = whole(spec.substr(0, at));
+    f.from = whole(spec.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1));
+    if (dash != std::string::npos) {
+      f.to = whole(spec.substr(dash + 1));
+      if (f.to <= f.from) {
+        throw UserError("--fail " + spec + ": the device comes back (period " + std::to_string(f.to) +
+                        ") before it fails (period " + std::to_string(f.from) + ")");
+      }
+    }
+    failures.push_back(f);
+  }
+  return failures;
+}
 
 // --async PERIOD[:JITTER] with --seed: the schedule, checked.
 Schedule scheduleOf(const std::string& text, std::uint64_t seed) {
@@ -103,7 +142,7 @@ class Progress {
 template <class Space>
 int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Network& net,
              const TracedProgram& program, const std::vector<std::int64_t>& sources,
-             Space space) {
+             const std::vector<Failure>& failures, Space space) {
   const std::int64_t n = net.devices();
   const std::int64_t chunk = o.chunk > 0 ? std::min(o.chunk, o.samples) : o.samples;
   auto reads = [&](const char* sensor) {
@@ -170,7 +209,13 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
       Progress progress(total);
       const std::int64_t step = o.every > 0 ? o.every : std::max<std::int64_t>(1, total / 100);
       while (ranHere < total) {
-        const std::int64_t k = std::min(step - ranHere % step, total - ranHere);
+        std::int64_t k = std::min(step - ranHere % step, total - ranHere);
+        for (const Failure& f : failures) {  // switches fall between runs
+          if (f.from == ranHere) sim.switchOn(f.device, false);
+          if (f.to == ranHere) sim.switchOn(f.device, true);
+          if (f.from > ranHere) k = std::min(k, f.from - ranHere);
+          if (f.to > ranHere) k = std::min(k, f.to - ranHere);
+        }
         if (o.rounds >= 0) {
           sim.run(k);
           ranHere += k;
@@ -275,15 +320,34 @@ int runProgram(const RunOptions& o) {
                     "] (one traced level per hop), got " + std::to_string(o.radius));
   }
   if (o.seedGiven && o.async.empty()) throw UserError("--seed: only --async takes a seed");
+  if (o.retainGiven && o.async.empty()) throw UserError("--retain: only --async takes a retention");
+  if (!o.fail.empty() && o.async.empty()) {
+    throw UserError("--fail needs --async: devices fail and return on a schedule");
+  }
+  const std::vector<Failure> failures = failuresOf(o.fail);
   if (!o.async.empty() && o.rounds < 0) {
     throw UserError("--async needs --rounds: devices on a schedule do not run until stable");
   }
   RunOptions options = o;
-  if (!o.async.empty()) options.schedule = scheduleOf(o.async, o.seed);
+  if (!o.async.empty()) {
+    options.schedule = scheduleOf(o.async, o.seed);
+    if (o.retainGiven) options.schedule->retain = o.retain;
+    try {
+      options.schedule->check("--retain");
+    } catch (const std::invalid_argument& e) {
+      throw UserError(e.what());
+    }
+  }
   requireSpace(o.space);
   const Network net = io::networkFromSpec(o.network);
   const std::int64_t n = net.devices();
   std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
+  for (const Failure& f : failures) {
+    if (f.device >= n) {
+      throw UserError("--fail: device " + std::to_string(f.device) + " is not a device of " +
+                      net.description() + " (0.." + std::to_string(n - 1) + ")");
+    }
+  }
   for (std::int64_t s : sources) {
     if (s < 0 || s >= n) {
       throw UserError("--source " + std::to_string(s) + " is not a device of " + net.description() +
@@ -294,7 +358,7 @@ int runProgram(const RunOptions& o) {
   settings.radius = o.radius;
   const TracedProgram program = chosen->build(net, settings);
   return onSpace(o.space, [&](auto space) {
-    return simulate(options, *chosen, net, program, sources, space);
+    return simulate(options, *chosen, net, program, sources, failures, space);
   });
 }
 
@@ -330,11 +394,17 @@ Command addRunCommand(CLI::App& app) {
                   "Devices fire on their own clocks: every PERIOD, each firing late by up to "
                   "JITTER (random, from --seed); --rounds counts periods");
   run->add_option("--seed", o->seed, "With --async: the schedule's random seed (default 0)");
+  run->add_option("--retain", o->retain,
+                  "With --async: a neighbor's message older than this is no longer heard (default: never)");
+  run->add_option("--fail", o->fail,
+                  "With --async: DEVICE@FROM[-TO] switches the device off at period FROM of this run "
+                  "(on again at TO, as a new device); repeatable");
   addBitsOptions(*run, o->bits);
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
             o->radiusGiven = run->count("--radius") > 0;
             o->seedGiven = run->count("--seed") > 0;
+            o->retainGiven = run->count("--retain") > 0;
             return refusalsAsUserErrors([&] { return runProgram(*o); },
                                         "running '" + o->program + "' on " + o->network + " with " +
                                             std::to_string(o->samples) + " samples");

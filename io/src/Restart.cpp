@@ -37,6 +37,7 @@ void writeRestart(const Group& root, const TracedProgram& program, const Network
     g.setAttribute("schedule_period", carry.schedule->period);
     g.setAttribute("schedule_jitter", carry.schedule->jitter);
     g.setAttribute("schedule_seed", std::to_string(carry.schedule->seed));
+    g.setAttribute("schedule_retain", carry.schedule->retain);
   }
   for (const auto& [name, plane] : carryPlanes(carry)) {
     // Bits unchanged: float64 written from the plane's doubles.
@@ -81,6 +82,7 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
     Schedule schedule;
     schedule.period = g.doubleAttribute("schedule_period");
     schedule.jitter = g.doubleAttribute("schedule_jitter");
+    schedule.retain = g.doubleAttribute("schedule_retain");
     const std::string seed = g.stringAttribute("schedule_seed");
     char* end = nullptr;
     errno = 0;

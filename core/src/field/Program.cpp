@@ -179,6 +179,12 @@ NbrField<double> Program::edgeLength() {
   return NbrField<double>(this, addExpression(e), false);
 }
 
+NbrField<double> Program::nbrLag() {
+  impl::NbrExpression e;
+  e.code = EntryCode::Lag;
+  return NbrField<double>(this, addExpression(e), false);
+}
+
 // A tuple's component c gets plane path `path/@c` (no call or pinned name makes "@c"); a
 // single value keeps the call's path.
 namespace {
@@ -313,6 +319,7 @@ std::pair<std::int32_t, std::int32_t> Program::compileEntries(std::int32_t expre
         node.reads.push_back("export:" + traced_.exports[x.plane].path);
         break;
       case EntryCode::EdgeLength: node.reads.push_back("network:lengths"); break;
+      case EntryCode::Lag: node.reads.push_back("clock:time"); break;
       case EntryCode::Local:
         op.slot = x.local.slot;
         node.reads.push_back(keyOf(x.local));

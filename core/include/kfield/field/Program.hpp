@@ -73,6 +73,9 @@ class Program {
   Field<double> parameter(const std::string& name) { return parameter(name, 1)[0]; }
   std::vector<Field<double>> parameter(const std::string& name, int width);
   NbrField<double> edgeLength();
+  // How long ago each neighbor sent what this device hears of it (FCPP's and ScaFi's nbrLag):
+  // this round's time minus the neighbor's last round's; 1 in synchronous rounds, 0 for itself.
+  NbrField<double> nbrLag();
 
   // ---- aggregate operators ----
   // The neighbors' values of x (their last round's), and this device's current one.

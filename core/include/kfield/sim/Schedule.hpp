@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace kfield {
@@ -19,6 +20,9 @@ struct Schedule {
   double period = 1.0;  // > 0
   double jitter = 0.0;  // in [0, period]: firings of a device never overtake each other
   std::uint64_t seed = 0;
+  // A message older than this (the hearer's time minus the sender's last firing) is no longer
+  // heard: a neighbor that has stopped firing drops out of folds. > 0; infinite by default.
+  double retain = std::numeric_limits<double>::infinity();
 
   // Throws std::invalid_argument, naming the value, for a schedule that is not one.
   void check(const std::string& who) const {
@@ -30,14 +34,18 @@ struct Schedule {
       impl::invalidArgument(who, "schedule: jitter must be in [0, period] = [0, " +
                                      impl::numberText(period) + "], got " + impl::numberText(jitter));
     }
+    if (!(retain > 0.0)) {
+      impl::invalidArgument(who, "schedule: retain must be > 0, got " + impl::numberText(retain));
+    }
   }
 
   std::string text() const {
     return "period " + impl::numberText(period) + ", jitter " + impl::numberText(jitter) +
-           ", seed " + std::to_string(seed);
+           ", seed " + std::to_string(seed) +
+           (retain < std::numeric_limits<double>::infinity() ? ", retain " + impl::numberText(retain) : "");
   }
   bool operator==(const Schedule& o) const {
-    return period == o.period && jitter == o.jitter && seed == o.seed;
+    return period == o.period && jitter == o.jitter && seed == o.seed && retain == o.retain;
   }
   bool operator!=(const Schedule& o) const { return !(*this == o); }
 

@@ -97,8 +97,19 @@ class BasicSimulation {
   std::int64_t samples() const { return samples_; }
   // Rounds each sample has run since the simulation began (on a Schedule: periods).
   std::vector<std::int64_t> rounds() const { return roundsDone_; }
-  // How many times each device has fired, devices x samples: synchronous, the rounds.
+  // How many times each device has fired, devices x samples: synchronous, the rounds; on a
+  // Schedule, the firing slots it has passed (a switched-off device's silent ones included).
   HostPlane firings() const;
+
+  // On a Schedule: switches a device off or on, in one sample or in all. A device switched off
+  // runs nothing (its firings are silent: its state, exports and output stay as they were),
+  // and its neighbors stop hearing it at once. Switched on again, it starts as a new device at
+  // its next scheduled firing: its states and shared values from their initial values, and
+  // heard by its neighbors once it has fired.
+  void switchOn(std::int64_t device, std::int64_t sample, bool on);
+  void switchOn(std::int64_t device, bool on) {
+    for (std::int64_t s = 0; s < samples_; ++s) switchOn(device, s, on);
+  }
   const std::optional<Schedule>& schedule() const { return schedule_; }
   const TracedProgram& program() const { return program_; }
 
@@ -208,7 +219,8 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
       static_cast<std::size_t>(devices_), static_cast<std::size_t>(network_.entries()),
       program_.sensors.size(), program_.exports.size(),
       static_cast<std::size_t>(program_.edgePlanes), anyKeyed(program_.exports),
-      program_.states.size() + (schedule_ ? 3 : 0), anyKeyed(program_.states),
+      program_.states.size() + (schedule_ ? impl::Clock<ExecSpace>::kRows : 0),
+      anyKeyed(program_.states),
       static_cast<std::size_t>(program_.outputWidth));
   checkSizes(rows);
   const bool readsLengths =
@@ -404,6 +416,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   if (schedule_) {
     k.clockRow = static_cast<std::int64_t>(program_.states.size()) * devices_;
     k.firing = firing_;
+    k.retain = schedule_->retain;
   }
   if (overflow_.extent(0) > 0) {
     Kokkos::deep_copy(space_, overflow_, std::numeric_limits<std::int64_t>::max());
@@ -487,6 +500,27 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
     clock().advance(space_, firing_, sampleOf, live);
   }
   for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t sample, bool on) {
+  if (!schedule_) {
+    impl::invalidArgument(kWho, "switchOn: switching devices off and on needs a Schedule "
+                                "(asynchronous devices); this simulation runs synchronous rounds");
+  }
+  impl::requireIndex(kWho, "switchOn", "device", device, devices_);
+  impl::requireIndex(kWho, "switchOn", "sample", sample, samples_);
+  const impl::Clock<ExecSpace> c = clock();
+  const auto p = static_cast<std::size_t>(positionOf_[sample]);
+  const auto d = static_cast<std::size_t>(device);
+  const auto cell = [&](std::int64_t block) {
+    return Kokkos::subview(planes_.states, static_cast<std::size_t>(c.row + block * devices_) + d, p);
+  };
+  auto isOn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell(3));
+  if ((isOn() != 0.0) == on) return;
+  Kokkos::deep_copy(cell(3), on ? 1.0 : 0.0);
+  // Heard by no one, and its own kept values forgotten, until it fires again.
+  if (!on) Kokkos::deep_copy(cell(2), std::numeric_limits<double>::quiet_NaN());
 }
 
 template <class ExecSpace>

@@ -77,6 +77,7 @@ struct ReverseRoundBase {
           reg[r] = j != d ? fwd.planes.exportsPrev(fwd.receivedRow(x, k), s) : scratch[x.slot * stride + s];
           break;
         case EntryCode::EdgeLength: reg[r] = fwd.net.lengths(k); break;
+        case EntryCode::Lag: reg[r] = fwd.lag(d, j, s); break;
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + s]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;
         case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;

@@ -46,13 +46,17 @@ inline TracedProgram keyedByClock(TracedProgram program) {
   return program;
 }
 
-// The clock's three state rows per device (Kokkos kernels over device x sample position):
-// firings so far, the next firing's time, the last one's (NaN before the first).
+// The clock's state rows per device (Kokkos kernels over device x sample position): firing
+// slots so far, the next one's time, the last firing's (NaN before the first, and while
+// switched off), and whether the device is switched on (1) or off (0). A switched-off device
+// keeps its place in the order of firings, but its firings are silent: it runs nothing.
 template <class ExecSpace>
 struct Clock {
   using Memory = typename ExecSpace::memory_space;
   using Firing = Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory>;
-  static constexpr std::uint8_t kFires = 1, kTies = 2;  // kTies: fires unless a tie cannot
+  static constexpr int kRows = 4;
+  // kTies: fires unless a tie cannot (only while marking); kSilent: a switched-off device's turn
+  static constexpr std::uint8_t kFires = 1, kTies = 2, kSilent = 3;
 
   Schedule schedule;
   Plane<Memory> states;
@@ -67,6 +71,9 @@ struct Clock {
   KOKKOS_INLINE_FUNCTION double& last(std::int64_t d, std::int64_t p) const {
     return states(row + 2 * devices + d, p);
   }
+  KOKKOS_INLINE_FUNCTION double& on(std::int64_t d, std::int64_t p) const {
+    return states(row + 3 * devices + d, p);
+  }
 
   // Every device before its first firing; `sampleOf`: the sample at each position.
   void start(ExecSpace space, const Kokkos::View<const std::int64_t*, Memory>& sampleOf,
@@ -80,6 +87,7 @@ struct Clock {
           c.count(d, p) = 0.0;
           c.next(d, p) = c.schedule.firingTime(0, d, sampleOf(p));
           c.last(d, p) = none;
+          c.on(d, p) = 1.0;
         });
   }
 
@@ -136,7 +144,12 @@ struct Clock {
     std::int64_t fired = 0;
     Kokkos::parallel_reduce(
         "kfield::sim::clock_count", pairs,
-        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) { n += firing(d, p) != 0; },
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) {
+          std::uint8_t& f = firing(d, p);
+          if (f == 0) return;
+          f = c.on(d, p) != 0.0 ? kFires : kSilent;
+          ++n;
+        },
         fired);
     return fired;
   }
@@ -152,7 +165,7 @@ struct Clock {
           if (firing(d, p) == 0) return;
           const double k = c.count(d, p) + 1.0;
           c.count(d, p) = k;
-          c.last(d, p) = c.next(d, p);
+          if (firing(d, p) == kFires) c.last(d, p) = c.next(d, p);
           c.next(d, p) = c.schedule.firingTime(static_cast<std::int64_t>(k), d, sampleOf(p));
         });
   }

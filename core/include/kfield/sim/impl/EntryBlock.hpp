@@ -58,6 +58,9 @@ const double* evaluateBlock(const Kernel& kernel, const Op& op, const double* sc
       case EntryCode::EdgeLength:
         for (int i = 0; i < m; ++i) out[i] = kernel.net.lengths(b.k[i]);
         break;
+      case EntryCode::Lag:
+        for (int i = 0; i < m; ++i) out[i] = kernel.lag(d, b.j[i], b.s[i]);
+        break;
       case EntryCode::Local:
         for (int i = 0; i < m; ++i) out[i] = own[b.s[i]];
         break;

@@ -95,8 +95,27 @@ struct RoundKernel {
     }
   }
 
+  double retain = 0.0;  // under a Schedule: how old a message may be and still be heard
   KOKKOS_INLINE_FUNCTION bool fires(std::int64_t d, std::int64_t s) const {
-    return firing.extent(0) == 0 || firing(d, s) != 0;
+    return firing.extent(0) == 0 || firing(d, s) == 1;
+  }
+  // Under a Schedule: the device has fired before (since it was last switched on), so what it
+  // kept is its own; at its first firing every state and shared value starts afresh.
+  KOKKOS_INLINE_FUNCTION bool firedBefore(std::int64_t d, std::int64_t s) const {
+    if (clockRow < 0) return true;
+    const double last = planes.states(clockRow + 2 * devices + d, s);
+    return last == last;
+  }
+  // How long ago neighbor j sent what device d hears of it (EntryCode::Lag).
+  KOKKOS_INLINE_FUNCTION double lag(std::int64_t d, std::int64_t j, std::int64_t s) const {
+    if (j == d) return 0.0;
+    if (clockRow < 0) return 1.0;
+    return planes.states(clockRow + devices + d, s) - planes.states(clockRow + 2 * devices + j, s);
+  }
+  // Under a Schedule: has neighbor j fired, recently enough for device d to hear it now?
+  KOKKOS_INLINE_FUNCTION bool heard(std::int64_t d, std::int64_t j, std::int64_t s) const {
+    const double age = lag(d, j, s);
+    return age == age && age <= retain;  // NaN: j has not fired yet
   }
   // The key this device runs export `plane` under this round, as its folds compare it: a
   // call keyed only because the simulation is asynchronous (keyed == 2) runs under key 1.
@@ -328,7 +347,7 @@ struct RoundKernel {
           if (op.keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
               const double k = keyOf(op, scratch, stride, e);
-              out[e] = k != 0.0 && key(d, s) == k ? state(d, s) : a(e);
+              out[e] = k != 0.0 && key(d, s) == k && firedBefore(d, s) ? state(d, s) : a(e);
             });
           }
           return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -344,7 +363,7 @@ struct RoundKernel {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
               const double k = keyOf(op, scratch, stride, e);
               now(d, s) = fires(d, s) ? k : was(d, s);  // this round's folds check alignment against it
-              out[e] = k != 0.0 && was(d, s) == k ? prev(d, s) : a(e);
+              out[e] = k != 0.0 && was(d, s) == k && firedBefore(d, s) ? prev(d, s) : a(e);
             });
           }
           return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -454,6 +473,7 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION bool aligned(const Op& op, std::int64_t d, std::int64_t j,
                                       std::int64_t s) const {
     if (fresh(s) != 0) return false;
+    if (clockRow >= 0 && !heard(d, j, s)) return false;
     for (int k = 0; k < op.entryCount; ++k) {
       const EntryOp& x = entries(op.entryBegin + k);
       if (!readsPresence(x)) continue;
@@ -671,6 +691,7 @@ struct RoundKernel {
 
   // Does the entry program check any presence key (a conditional export or exchange)?
   KOKKOS_INLINE_FUNCTION bool readsAnyPresence(const Op& op) const {
+    if (clockRow >= 0) return true;  // whom a device hears depends on who has fired
     for (int r = 0; r < op.entryCount; ++r) {
       if (readsPresence(entries(op.entryBegin + r))) return true;
     }
@@ -697,7 +718,7 @@ struct RoundKernel {
       form[c] = fusedForm(part);
       for (int r = 0; r < part.entryCount; ++r) {
         const EntryOp& x = entries(part.entryBegin + r);
-        keyed = keyed || readsPresence(x);
+        keyed = keyed || readsPresence(x) || clockRow >= 0;
       }
     }
     if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {
@@ -957,7 +978,8 @@ struct RoundKernel {
       int free = 0, rank = -1;
       for (int t = 0; t < op.width; ++t) {
         const std::int64_t row = (op.state + t) * devices + d;
-        const bool kept = op.keyed ? k != 0.0 && planes.stateKeys(row, s) == k : fresh(s) == 0;
+        const bool kept = op.keyed ? k != 0.0 && planes.stateKeys(row, s) == k && firedBefore(d, s)
+                                   : fresh(s) == 0;
         held[t] = kept ? planes.states(row, s) : -1.0;
         if (!(held[t] >= 0.0)) {
           held[t] = -1.0;
@@ -984,7 +1006,7 @@ struct RoundKernel {
         if (k != 0.0) consider(launched);
         for (std::int64_t n = net.offsets(d); others && n < net.offsets(d + 1); ++n) {
           const std::int64_t j = net.neighbors(n);
-          if (j == d) continue;
+          if (j == d || (clockRow >= 0 && !heard(d, j, s))) continue;
           for (int t = 0; t < op.width; ++t) {
             const std::int64_t row = (op.plane + t) * devices + j;
             if (op.keyed && planes.presencePrev(row, s) != k) continue;
@@ -1136,6 +1158,7 @@ struct RoundKernel {
           reg[r] = j != d ? planes.exportsPrev(receivedRow(x, k), s) : scratch[x.slot * stride + e];
           break;
         case EntryCode::EdgeLength: reg[r] = net.lengths(k); break;
+        case EntryCode::Lag: reg[r] = lag(d, j, s); break;
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + e]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;
         case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;
