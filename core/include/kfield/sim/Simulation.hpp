@@ -181,6 +181,7 @@ class BasicSimulation {
   std::optional<Schedule> schedule_;
   impl::Clock<ExecSpace> clock() const;
   typename impl::Clock<ExecSpace>::Firing firing_;
+  Kokkos::View<int, Memory> clockTied_;
   Kokkos::View<std::int64_t*, Memory> sampleOfPosition() const;
   void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
   Kokkos::View<double*, Memory> roundOf_;  // synchronous: rounds run, per sample position
@@ -264,6 +265,7 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   exportsSwapped_.assign(samples_, 0);
   if (schedule_) {
     firing_ = typename impl::Clock<ExecSpace>::Firing("kfield::sim::firing", devices_, samples_);
+    clockTied_ = Kokkos::View<int, Memory>("kfield::sim::clock_tied");
     clock().start(space_, sampleOfPosition(), samples_);
   }
 }
@@ -292,15 +294,21 @@ void BasicSimulation<ExecSpace>::checkSizes(const typename impl::RoundPlanes<Mem
   const std::uint64_t bytes = sizeof(double);
   const std::uint64_t planes = impl::product({rows.total(), samples, bytes});
   // Off the host, the network's copy lives beside the planes, and the host keeps the sensors.
-  const std::uint64_t network =
-      kHostPlanes ? 0 : impl::product({static_cast<std::uint64_t>(network_.entries()), 12});
+  const auto entries = static_cast<std::uint64_t>(network_.entries());
+  const std::uint64_t network = kHostPlanes ? 0 : impl::product({entries, 12});
+  // Exchanges' reverse-entry index (one int64 per network entry), and on a Schedule which
+  // devices fire in a step (a byte per device and sample): beside the planes on every backend.
+  const std::uint64_t reverse = program_.edgePlanes > 0 ? impl::product({entries, 8}) : 0;
+  const std::uint64_t firing =
+      schedule_ ? impl::product({static_cast<std::uint64_t>(devices_), samples}) : 0;
   const std::uint64_t hostSensors =
       kHostPlanes ? 0 : impl::product({static_cast<std::uint64_t>(rows.sensors), samples, bytes});
   const std::string what = std::to_string(devices_) + " devices x " + std::to_string(samples_) +
                            " sample" + (samples_ == 1 ? "" : "s") + " of program '" +
                            program_.name + "'";
   const MemoryLimit limit = memoryLimit<Memory>();
-  impl::requireMemory(kWho, what, impl::total({planes, network}), limit.bytes, limit.where);
+  impl::requireMemory(kWho, what, impl::total({planes, network, reverse, firing}), limit.bytes,
+                      limit.where);
   impl::requireMemory(kWho, what + " (the sensors' host copy)", hostSensors, hostMemoryBytes(),
                       "this machine's memory");
 }
@@ -495,7 +503,7 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
   const auto sampleOf = sampleOfPosition();
   for (;;) {
     const impl::Clock<ExecSpace> c = clock();
-    if (c.mark(space_, firing_, horizon, live) == 0) break;
+    if (c.mark(space_, firing_, horizon, live, clockTied_) == 0) break;
     round(live, false);
     clock().advance(space_, firing_, sampleOf, live);
   }

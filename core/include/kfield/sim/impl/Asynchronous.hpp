@@ -91,64 +91,96 @@ struct Clock {
         });
   }
 
+  // A device's turn: a firing, or a silent one while it is switched off.
+  KOKKOS_INLINE_FUNCTION std::uint8_t turn(std::int64_t d, std::int64_t p) const {
+    return on(d, p) != 0.0 ? kFires : kSilent;
+  }
+
   // Marks the devices of the first `live` positions that fire in the next step; returns how
   // many (device, sample) firings that is. horizon(p): position p fires only before it.
+  // `tied`: a flag in the space's memory.
   std::int64_t mark(ExecSpace space, const Firing& firing,
-                    const Kokkos::View<const double*, Memory>& horizon, std::int64_t live) const {
+                    const Kokkos::View<const double*, Memory>& horizon, std::int64_t live,
+                    const Kokkos::View<int, Memory>& tied) const {
     const Clock c = *this;
-    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>> pairs(space, {0, 0}, {devices, live});
-    std::int64_t ties = 0;
+    // Devices in parallel, each over its sample positions (contiguous in the clock's rows).
+    Kokkos::RangePolicy<ExecSpace> pairs(space, 0, devices);
+    std::int64_t fired = 0;
+    if (schedule.jitter == 0.0) {  // all of a sample's devices fire at k * period together
+      Kokkos::parallel_reduce(
+          "kfield::sim::clock_mark_lockstep", pairs,
+          KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
+            for (std::int64_t p = 0; p < live; ++p) {
+              const std::uint8_t f = c.next(d, p) < horizon(p) ? c.turn(d, p) : 0;
+              firing(d, p) = f;
+              n += f != 0;
+            }
+          },
+          fired);
+      return fired;
+    }
+    Kokkos::deep_copy(space, tied, 0);
     Kokkos::parallel_reduce(
         "kfield::sim::clock_mark", pairs,
-        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & tied) {
-          const double t = c.next(d, p);
-          std::uint8_t f = t < horizon(p) ? kFires : 0;
-          for (std::int64_t k = c.net.offsets(d); f != 0 && k < c.net.offsets(d + 1); ++k) {
-            const std::int64_t j = c.net.neighbors(k);
-            if (j == d) continue;
-            const double u = c.next(j, p);
-            if (u < t) f = 0;
-            if (u == t) f = kTies;
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
+          for (std::int64_t p = 0; p < live; ++p) {
+            const double t = c.next(d, p);
+            std::uint8_t f = t < horizon(p) ? c.turn(d, p) : 0;
+            for (std::int64_t k = c.net.offsets(d); f != 0 && k < c.net.offsets(d + 1); ++k) {
+              const std::int64_t j = c.net.neighbors(k);
+              if (j == d) continue;
+              const double u = c.next(j, p);
+              if (u < t) f = 0;
+              if (u == t) f = kTies;
+            }
+            firing(d, p) = f;
+            if (f == kTies) Kokkos::atomic_exchange(&tied(), 1);
+            n += f != 0;
           }
-          firing(d, p) = f;
-          if (f == kTies) ++tied;
         },
-        ties);
+        fired);
+    int anyTied = 0;
+    Kokkos::deep_copy(anyTied, tied);
+    if (anyTied == 0) return fired;
     // Devices that fire at the same time fire together or not at all (each hears the other's
     // earlier message): drop those with a tied neighbor that cannot fire, until none is left.
-    Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> drop;
-    while (ties > 0) {
-      if (drop.extent(0) == 0) drop = decltype(drop)("kfield::sim::clock_drop", devices, live);
+    Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> drop("kfield::sim::clock_drop", devices, live);
+    for (;;) {
       std::int64_t dropped = 0;
       Kokkos::parallel_reduce(
           "kfield::sim::clock_ties", pairs,
-          KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) {
-            std::uint8_t x = 0;
-            if (firing(d, p) == kTies) {
-              const double t = c.next(d, p);
-              for (std::int64_t k = c.net.offsets(d); k < c.net.offsets(d + 1); ++k) {
-                const std::int64_t j = c.net.neighbors(k);
-                if (j != d && c.next(j, p) == t && firing(j, p) == 0) x = 1;
+          KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
+            for (std::int64_t p = 0; p < live; ++p) {
+              std::uint8_t x = 0;
+              if (firing(d, p) == kTies) {
+                const double t = c.next(d, p);
+                for (std::int64_t k = c.net.offsets(d); k < c.net.offsets(d + 1); ++k) {
+                  const std::int64_t j = c.net.neighbors(k);
+                  if (j != d && c.next(j, p) == t && firing(j, p) == 0) x = 1;
+                }
               }
+              drop(d, p) = x;
+              n += x;
             }
-            drop(d, p) = x;
-            n += x;
           },
           dropped);
       if (dropped == 0) break;
       Kokkos::parallel_for(
-          "kfield::sim::clock_drop", pairs, KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
-            if (drop(d, p) != 0) firing(d, p) = 0;
+          "kfield::sim::clock_drop", pairs, KOKKOS_LAMBDA(std::int64_t d) {
+            for (std::int64_t p = 0; p < live; ++p) {
+              if (drop(d, p) != 0) firing(d, p) = 0;
+            }
           });
     }
-    std::int64_t fired = 0;
+    fired = 0;
     Kokkos::parallel_reduce(
         "kfield::sim::clock_count", pairs,
-        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) {
-          std::uint8_t& f = firing(d, p);
-          if (f == 0) return;
-          f = c.on(d, p) != 0.0 ? kFires : kSilent;
-          ++n;
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
+          for (std::int64_t p = 0; p < live; ++p) {
+            std::uint8_t& f = firing(d, p);
+            if (f == kTies) f = c.turn(d, p);
+            n += f != 0;
+          }
         },
         fired);
     return fired;
@@ -159,14 +191,15 @@ struct Clock {
                const Kokkos::View<const std::int64_t*, Memory>& sampleOf, std::int64_t live) const {
     const Clock c = *this;
     Kokkos::parallel_for(
-        "kfield::sim::clock_advance",
-        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {devices, live}),
-        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
-          if (firing(d, p) == 0) return;
-          const double k = c.count(d, p) + 1.0;
-          c.count(d, p) = k;
-          if (firing(d, p) == kFires) c.last(d, p) = c.next(d, p);
-          c.next(d, p) = c.schedule.firingTime(static_cast<std::int64_t>(k), d, sampleOf(p));
+        "kfield::sim::clock_advance", Kokkos::RangePolicy<ExecSpace>(space, 0, devices),
+        KOKKOS_LAMBDA(std::int64_t d) {
+          for (std::int64_t p = 0; p < live; ++p) {
+            if (firing(d, p) == 0) continue;
+            const double k = c.count(d, p) + 1.0;
+            c.count(d, p) = k;
+            if (firing(d, p) == kFires) c.last(d, p) = c.next(d, p);
+            c.next(d, p) = c.schedule.firingTime(static_cast<std::int64_t>(k), d, sampleOf(p));
+          }
         });
   }
 };

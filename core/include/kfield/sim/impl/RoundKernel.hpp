@@ -522,7 +522,9 @@ struct RoundKernel {
   // gradients'. 0: any other (interpreted).
   KOKKOS_INLINE_FUNCTION int fusedForm(const Op& op) const {
     const EntryOp& v = entries(op.entryBegin);
-    if (v.code != EntryCode::Neighbor || v.keyed) return 0;
+    // Keyed only by the clock: who is heard is checked in the fused loop itself.
+    const bool byClock = v.keyed == kKeyedByClock && v.copies == 0;
+    if (v.code != EntryCode::Neighbor || (v.keyed && !byClock)) return 0;
     if (op.entryCount == 1) return 1;
     if (op.entryCount != 3) return 0;
     const EntryOp &x = entries(op.entryBegin + 1), &b = entries(op.entryBegin + 2);
@@ -588,16 +590,26 @@ struct RoundKernel {
     const double* own = only.slot >= 0 ? scratch + only.slot * stride : nullptr;
     const bool visitSelf = op.excludeSelf == 0 || op.fold == FoldCode::Self;
     const bool visitOthers = op.fold != FoldCode::Self;
+    // On a Schedule: a neighbor is in the fold when this device hears it and it ran the call
+    // in its last firing (key 1; kKeyedByClock).
+    const bool clocked = clockRow >= 0;
+    const std::int64_t pps = clocked ? static_cast<std::int64_t>(planes.presencePrev.stride(0)) : 0;
+    const double* present = clocked ? planes.presencePrev.data() + row * pps : nullptr;
+    auto inFold = [&](std::int64_t d, std::int64_t j, std::int64_t s) {
+      return heard(d, j, s) && present[j * pps + s] == 1.0;
+    };
     if (live == 1) {  // the hot case of a single sample, scalar all through
       const bool others = visitOthers && !(anyFresh && fresh(0) != 0);
       threads(team, count, [&](std::int64_t dl) {
         const std::int64_t d = first + dl;
         double acc = init;
-        for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        // A device that does not fire this step keeps nothing it computes: no need to fold.
+        const std::int64_t end = clocked && !fires(d, 0) ? offsets[d] : offsets[d + 1];
+        for (std::int64_t k = offsets[d]; k < end; ++k) {
           const std::int64_t j = neighbors[k];
           if (j == d) {
             if (visitSelf) acc = combine(acc, value(own ? own[dl] : now[d * ps], k));
-          } else if (others) {
+          } else if (others && (!clocked || inFold(d, j, 0))) {
             acc = combine(acc, value(prev[j * ps], k));
           }
         }
@@ -614,8 +626,12 @@ struct RoundKernel {
         const bool self = j == d;
         if (self ? !visitSelf : !visitOthers) continue;
         const double* v = !self ? prev + j * ps : own ? own + dl * live : now + d * ps;
-        if (self || !anyFresh) {
+        if (self || (!anyFresh && !clocked)) {
           combineRow(team, acc, v, combine, value, k);
+        } else if (clocked) {
+          lanes(team, live, [&](std::int64_t s) {
+            if (inFold(d, j, s)) acc[s] = combine(acc[s], value(v[s], k));
+          });
         } else {
           lanes(team, live, [&](std::int64_t s) {
             if (fresh(s) == 0) acc[s] = combine(acc[s], value(v[s], k));
