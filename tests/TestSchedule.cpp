@@ -24,8 +24,8 @@ namespace kfield::test {
 namespace {
 
 template <class Space>
-class Async : public ::testing::Test {};
-TYPED_TEST_SUITE(Async, Spaces, SpaceNames);
+class Scheduled : public ::testing::Test {};
+TYPED_TEST_SUITE(Scheduled, Spaces, SpaceNames);
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -79,7 +79,7 @@ void expectSameBits(const HostPlane& a, const HostPlane& b, const std::string& w
 }
 
 // Period 1, no jitter: every device fires at 0, 1, 2, ... together, as synchronous rounds.
-TYPED_TEST(Async, OnePeriodWithoutJitterGivesTheBitsOfSynchronousRounds) {
+TYPED_TEST(Scheduled, OnePeriodWithoutJitterGivesTheBitsOfSynchronousRounds) {
   const Schedule lockstep{1.0, 0.0, 9};
   for (const Network& net : {Network::grid(7, 6), Network::randomGeometric(150, 1.6, 4)}) {
     for (const lib::LibraryProgram& entry : lib::programs()) {
@@ -98,7 +98,7 @@ std::int64_t firingsBefore(const Schedule& schedule, std::int64_t d, std::int64_
   return k;
 }
 
-TYPED_TEST(Async, DevicesFireAsTheScheduleSays) {
+TYPED_TEST(Scheduled, DevicesFireAsTheScheduleSays) {
   const Network net = Network::randomGeometric(200, 1.5, 2);
   const Schedule schedule{0.5, 0.4, 17};
   const TracedProgram program = trace(
@@ -226,7 +226,7 @@ void expectReplay(const Network& net, const Schedule& schedule, std::int64_t per
   }
 }
 
-TYPED_TEST(Async, FiringsRunInTheOrderOfTheirTimes) {
+TYPED_TEST(Scheduled, FiringsRunInTheOrderOfTheirTimes) {
   expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 9);
   expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{2.0, 2.0, 6}, 12);
   // Jitter small against the period: a wave crosses many hops in one period.
@@ -234,13 +234,13 @@ TYPED_TEST(Async, FiringsRunInTheOrderOfTheirTimes) {
 }
 
 // Messages older than the retention are not heard: with ages spread over (0, 1.9), some are.
-TYPED_TEST(Async, MessagesOlderThanTheRetentionAreNotHeard) {
+TYPED_TEST(Scheduled, MessagesOlderThanTheRetentionAreNotHeard) {
   expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5, 1.2}, 9);
   expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 1.0, 2, 0.7}, 9);
 }
 
 // A device switched off is silent and unheard; switched on, it starts again as a new device.
-TYPED_TEST(Async, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
+TYPED_TEST(Scheduled, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
   Switch sw;
   sw.device = 23;  // a neighbor of sample 2's source, 22
   expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 12, sw);
@@ -249,7 +249,7 @@ TYPED_TEST(Async, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
 }
 
 // Self-healing: when one of two sources fails, the hop gradient rises to the other's hops.
-TYPED_TEST(Async, HopGradientsHealWhenASourceFails) {
+TYPED_TEST(Scheduled, HopGradientsHealWhenASourceFails) {
   const Network net = Network::grid(15, 11);
   const std::int64_t a = 3, b = net.devices() - 1;
   const TracedProgram program = trace(
@@ -268,7 +268,7 @@ TYPED_TEST(Async, HopGradientsHealWhenASourceFails) {
 // Firings at the same time read each other's earlier messages, even when one of them must wait
 // for an earlier neighbor: on the path 0 - 1 - 2 with next firings at 0.5, 0.5 and 0.25, device
 // 0 may not fire before 1 does, although its only neighbor is no earlier than itself.
-TYPED_TEST(Async, DevicesFiringAtTheSameTimeFireTogether) {
+TYPED_TEST(Scheduled, DevicesFiringAtTheSameTimeFireTogether) {
   const Network path = Network::grid(3, 1);
   const TracedProgram program = trace(
       [](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
@@ -284,7 +284,7 @@ TYPED_TEST(Async, DevicesFiringAtTheSameTimeFireTogether) {
   EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0}));
 }
 
-TYPED_TEST(Async, HopGradientsConvergeToBreadthFirstHops) {
+TYPED_TEST(Scheduled, HopGradientsConvergeToBreadthFirstHops) {
   for (const Network& net : {Network::grid(15, 11), Network::randomGeometric(400, 1.5, 12)}) {
     const TracedProgram program = trace(
         [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
@@ -296,7 +296,7 @@ TYPED_TEST(Async, HopGradientsConvergeToBreadthFirstHops) {
   }
 }
 
-TYPED_TEST(Async, RestoringTheCarryContinuesBitForBit) {
+TYPED_TEST(Scheduled, RestoringTheCarryContinuesBitForBit) {
   const Network net = Network::randomGeometric(200, 1.6, 5);
   const Schedule schedule{1.0, 0.8, 21};
   for (const char* name : {"collect-sum", "collect-weighted", "election"}) {
@@ -313,7 +313,7 @@ TYPED_TEST(Async, RestoringTheCarryContinuesBitForBit) {
   }
 }
 
-TYPED_TEST(Async, BadSchedulesAreRefused) {
+TYPED_TEST(Scheduled, BadSchedulesAreRefused) {
   const Network net = Network::grid(3, 3);
   const TracedProgram program = trace(
       [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
@@ -343,7 +343,7 @@ TYPED_TEST(Async, BadSchedulesAreRefused) {
 }
 
 // Synchronous rounds: the clock reads the round, 0, 1, 2, ...
-TYPED_TEST(Async, SynchronousRoundsReadTheRoundAsTheirTime) {
+TYPED_TEST(Scheduled, SynchronousRoundsReadTheRoundAsTheirTime) {
   const Network net = Network::grid(4, 4);
   const TracedProgram program =
       trace([](Program& p) {
