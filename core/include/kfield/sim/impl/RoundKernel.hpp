@@ -628,9 +628,16 @@ struct RoundKernel {
         const double* v = !self ? prev + j * ps : own ? own + dl * live : now + d * ps;
         if (self || (!anyFresh && !clocked)) {
           combineRow(team, acc, v, combine, value, k);
-        } else if (clocked) {
+        } else if (clocked) {  // heard(d, j, s) over the samples, with its rows in locals
+          const std::int64_t ss = static_cast<std::int64_t>(planes.states.stride(0));
+          const double* time = planes.states.data() + (clockRow + devices + d) * ss;
+          const double* sent = planes.states.data() + (clockRow + 2 * devices + j) * ss;
+          const double* ran = present + j * pps;
+          const double keep = retain;
           lanes(team, live, [&](std::int64_t s) {
-            if (inFold(d, j, s)) acc[s] = combine(acc[s], value(v[s], k));
+            const bool in = time[s] - sent[s] <= keep && ran[s] == 1.0;  // NaN: not fired
+            const double x = combine(acc[s], value(v[s], k));
+            acc[s] = in ? x : acc[s];
           });
         } else {
           lanes(team, live, [&](std::int64_t s) {
