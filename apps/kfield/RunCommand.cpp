@@ -157,8 +157,10 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
   double deviceRounds = 0, seconds = 0;
   for (std::int64_t first = 0; first < o.samples; first += chunk) {
     const std::int64_t count = std::min(chunk, o.samples - first);
-    BasicSimulation<Space> sim = o.schedule
-                                     ? BasicSimulation<Space>(program, net, count, *o.schedule, space)
+    std::optional<Schedule> schedule = o.schedule;
+    if (schedule) schedule->firstSample = static_cast<std::uint64_t>(first);  // chunks keep the bits
+    BasicSimulation<Space> sim = schedule
+                                     ? BasicSimulation<Space>(program, net, count, *schedule, space)
                                      : BasicSimulation<Space>(program, net, count, space);
     auto firings = [&] {  // on a schedule, what a device-round is: one device's firing
       const HostPlane f = sim.firings();

@@ -38,6 +38,7 @@ void writeRestart(const Group& root, const TracedProgram& program, const Network
     g.setAttribute("schedule_jitter", carry.schedule->jitter);
     g.setAttribute("schedule_seed", std::to_string(carry.schedule->seed));
     g.setAttribute("schedule_retain", carry.schedule->retain);
+    g.setAttribute("schedule_first_sample", std::to_string(carry.schedule->firstSample));
   }
   for (const auto& [name, plane] : carryPlanes(carry)) {
     // Bits unchanged: float64 written from the plane's doubles.
@@ -83,13 +84,18 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
     schedule.period = g.doubleAttribute("schedule_period");
     schedule.jitter = g.doubleAttribute("schedule_jitter");
     schedule.retain = g.doubleAttribute("schedule_retain");
-    const std::string seed = g.stringAttribute("schedule_seed");
-    char* end = nullptr;
-    errno = 0;
-    schedule.seed = std::strtoull(seed.c_str(), &end, 10);
-    if (seed.empty() || *end != '\0' || errno != 0 || seed[0] == '-') {
-      g.fail("schedule_seed is '" + seed + "', not a whole number in [0, 2^64)");
-    }
+    auto word = [&](const char* name) {
+      const std::string text = g.stringAttribute(name);
+      char* end = nullptr;
+      errno = 0;
+      const std::uint64_t value = std::strtoull(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || errno != 0 || text[0] == '-') {
+        g.fail(std::string(name) + " is '" + text + "', not a whole number in [0, 2^64)");
+      }
+      return value;
+    };
+    schedule.seed = word("schedule_seed");
+    schedule.firstSample = word("schedule_first_sample");
     try {
       schedule.check("schedule");
     } catch (const std::invalid_argument& e) {

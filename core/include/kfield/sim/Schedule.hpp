@@ -23,6 +23,9 @@ struct Schedule {
   // A message older than this (the hearer's time minus the sender's last firing) is no longer
   // heard: a neighbor that has stopped firing drops out of folds. > 0; infinite by default.
   double retain = std::numeric_limits<double>::infinity();
+  // Sample s of the simulation draws its schedule as sample firstSample + s: a batch split
+  // into several simulations (chunks) keeps each sample's schedule, and so its bits.
+  std::uint64_t firstSample = 0;
 
   // Throws std::invalid_argument, naming the value, for a schedule that is not one.
   void check(const std::string& who) const {
@@ -42,10 +45,12 @@ struct Schedule {
   std::string text() const {
     return "period " + impl::numberText(period) + ", jitter " + impl::numberText(jitter) +
            ", seed " + std::to_string(seed) +
-           (retain < std::numeric_limits<double>::infinity() ? ", retain " + impl::numberText(retain) : "");
+           (retain < std::numeric_limits<double>::infinity() ? ", retain " + impl::numberText(retain) : "") +
+           (firstSample != 0 ? ", first sample " + std::to_string(firstSample) : "");
   }
   bool operator==(const Schedule& o) const {
-    return period == o.period && jitter == o.jitter && seed == o.seed && retain == o.retain;
+    return period == o.period && jitter == o.jitter && seed == o.seed && retain == o.retain &&
+           firstSample == o.firstSample;
   }
   bool operator!=(const Schedule& o) const { return !(*this == o); }
 
@@ -54,7 +59,7 @@ struct Schedule {
   KOKKOS_INLINE_FUNCTION double firingTime(std::int64_t k, std::int64_t d, std::int64_t s) const {
     const double at = double(k) * period;
     if (jitter == 0.0) return at;
-    const std::uint64_t stream = mix64(mix64(seed, std::uint64_t(d)), std::uint64_t(s));
+    const std::uint64_t stream = mix64(mix64(seed, std::uint64_t(d)), std::uint64_t(s) + firstSample);
     return at + jitter * uniform01(stream, std::uint64_t(k));
   }
 };
