@@ -313,6 +313,26 @@ TYPED_TEST(Scheduled, RestoringTheCarryContinuesBitForBit) {
   }
 }
 
+// A spawn's bound on a schedule: the error names the firing's time, and the step is complete
+// (the clocks moved on), as a synchronous round is.
+TYPED_TEST(Scheduled, ASpawnOverflowNamesTheFiringsTime) {
+  const Network net = Network::grid(4, 3);
+  const TracedProgram program = trace(
+      [](Program& p) {
+        const Field<int> id = p.uid();
+        const Field<int> launch = p.mux(p.time() == 0.0, id, p.constant(-1));
+        return toDouble(p.spawn<double>(launch, 1, [&](const Field<int>& key) {
+          return std::make_pair(lib::hopGradient(p, id == key), p.time() < 5.0);
+        }).count());
+      },
+      "own-keys");
+  BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, 0.0, 0});
+  EXPECT_EQ(errorOf([&] { sim.run(4); }),
+            "kfield::Simulation: program 'own-keys', spawn '" + program.spawns.at(0).path +
+                "': device 0 would hold more than 1 live processes at time 1 of sample 0 (raise maxKeys)");
+  EXPECT_EQ(sampleOf(sim.firings()), std::vector<double>(12, 2.0));  // times 0 and 1 ran
+}
+
 // A batch split into simulations keeps every sample's schedule: firstSample says which.
 TYPED_TEST(Scheduled, ABatchSplitIntoSimulationsKeepsItsBits) {
   const Network net = Network::randomGeometric(200, 1.6, 5);

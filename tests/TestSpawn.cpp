@@ -101,6 +101,26 @@ TYPED_TEST(Spawn, MoreLiveKeysThanTheBoundIsAnError) {
   EXPECT_EQ(sim.rounds()[0], std::int64_t(first));  // the round ran, keeping the smaller key
 }
 
+// The bound holds when every slot is taken too: each device keeps its own process in its one
+// slot, and its neighbors' arrive in round 2.
+TYPED_TEST(Spawn, AFullDeviceThatIsOfferedNewKeysOverflows) {
+  const Network net = Network::grid(4, 3);
+  const TracedProgram program = trace(
+      [](Program& p) {
+        const Field<int> id = p.uid();
+        const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
+        const Field<int> launch = p.mux(round == 1, id, p.constant(-1));
+        return toDouble(p.spawn<double>(launch, 1, [&](const Field<int>& key) {
+          return std::make_pair(lib::hopGradient(p, id == key), round < 5);
+        }).count());
+      },
+      "own-keys");
+  BasicSimulation<TypeParam> sim(program, net, 1);
+  EXPECT_EQ(errorOf([&] { sim.run(4); }),
+            "kfield::Simulation: program 'own-keys', spawn '" + program.spawns.at(0).path +
+                "': device 0 would hold more than 1 live processes in round 2 of sample 0 (raise maxKeys)");
+}
+
 // A source that appears starts its gradient; one that stops being a source lets it die out.
 TYPED_TEST(Spawn, SourceGradientsComeAndGoWithTheirSources) {
   const Network net = Network::grid(12, 5);

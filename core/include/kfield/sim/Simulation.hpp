@@ -436,7 +436,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   planes_.endRound();
   for (std::int64_t p = 0; !schedule_ && p < live; ++p) ++roundsDone_[sampleAt_[p]];
   for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
-  if (overflow_.extent(0) > 0) checkOverflow(live);
+  if (overflow_.extent(0) > 0 && !schedule_) checkOverflow(live);  // on a Schedule: after the clocks
 }
 
 // A spawn whose devices would hold more processes than its bound: the round kept the smallest
@@ -450,11 +450,16 @@ void BasicSimulation<ExecSpace>::checkOverflow(std::int64_t live) const {
       if (d == std::numeric_limits<std::int64_t>::max()) continue;
       const SpawnInfo& spawn = program_.spawns[i];
       const std::int64_t sample = sampleAt_[p];
+      std::string when = "in round " + std::to_string(roundsDone_[sample]);
+      if (schedule_) {  // checked once the step's clocks have moved on: its firing is the last
+        const auto at = Kokkos::subview(planes_.states, static_cast<std::size_t>(clock().row + 2 * devices_ + d),
+                                        static_cast<std::size_t>(p));
+        when = "at time " + impl::numberText(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), at)());
+      }
       impl::invalidArgument(kWho, "program '" + program_.name + "', spawn '" + spawn.path +
                                       "': device " + std::to_string(d) + " would hold more than " +
-                                      std::to_string(spawn.maxKeys) + " live processes in round " +
-                                      std::to_string(roundsDone_[sample]) + " of sample " +
-                                      std::to_string(sample) + " (raise maxKeys)");
+                                      std::to_string(spawn.maxKeys) + " live processes " + when +
+                                      " of sample " + std::to_string(sample) + " (raise maxKeys)");
     }
   }
 }
@@ -506,6 +511,7 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
     if (c.mark(space_, firing_, horizon, live, clockTied_) == 0) break;
     round(live, false);
     clock().advance(space_, firing_, sampleOf, live);
+    if (overflow_.extent(0) > 0) checkOverflow(live);
   }
   for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
 }

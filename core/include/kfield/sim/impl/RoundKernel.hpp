@@ -1010,7 +1010,10 @@ struct RoundKernel {
           ++free;
         }
       }
-      if (rank < 0) {  // a live process keeps its slot
+      // Slot 0's op counts the new keys even when its own slot is taken: more new keys than
+      // free slots is an overflow, whichever slots are free.
+      const bool counts = op.slot == 0 && overflow.extent(0) > 0 && fires(d, s);
+      if (rank < 0 && !counts) {  // a live process keeps its slot
         out[e] = held[op.slot];
         return;
       }
@@ -1045,8 +1048,8 @@ struct RoundKernel {
         ++found;
         if (op.slot > 0 && found > rank) break;  // only slot 0's op counts them all
       }
-      out[e] = key;
-      if (op.slot == 0 && found > free && overflow.extent(0) > 0 && fires(d, s)) {
+      out[e] = rank < 0 ? held[op.slot] : key;
+      if (counts && found > free) {
         Kokkos::atomic_fetch_min(&overflow(op.spawn * static_cast<std::int64_t>(fresh.extent(0)) + s), d);
       }
     });
