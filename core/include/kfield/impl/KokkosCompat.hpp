@@ -58,6 +58,7 @@ KFIELD_IMPL_MATH_UNARY(ceil)
 #undef KFIELD_IMPL_MATH_UNARY
 
 KOKKOS_INLINE_FUNCTION double fmin(double a, double b) { return kmath::fmin(a, b); }
+KOKKOS_INLINE_FUNCTION double fmod(double a, double b) { return kmath::fmod(a, b); }  // exact
 KOKKOS_INLINE_FUNCTION double fmax(double a, double b) { return kmath::fmax(a, b); }
 
 KOKKOS_INLINE_FUNCTION constexpr double infinity() {

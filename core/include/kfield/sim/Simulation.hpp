@@ -12,9 +12,11 @@
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
+#include "kfield/sim/Motion.hpp"
 #include "kfield/sim/Schedule.hpp"
 #include "kfield/sim/SimulationCarry.hpp"
 #include "kfield/sim/impl/Asynchronous.hpp"
+#include "kfield/sim/impl/Mobility.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 #include "kfield/sim/impl/RoundScratch.hpp"
@@ -47,7 +49,7 @@ class BasicSimulation {
 
   BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples = 1,
                   ExecSpace space = ExecSpace())
-      : BasicSimulation(std::move(program), network, samples, std::nullopt, space) {}
+      : BasicSimulation(std::move(program), network, samples, std::nullopt, std::nullopt, space) {}
 
   // Asynchronous devices: each fires on its own clock (Schedule.hpp), in the global order of
   // firing times; a device that does not fire keeps its state and exports, and a neighbor is
@@ -57,7 +59,22 @@ class BasicSimulation {
   BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
                   const Schedule& schedule, ExecSpace space = ExecSpace())
       : BasicSimulation(std::move(program), network, samples, std::optional<Schedule>(schedule),
-                        space) {}
+                        std::nullopt, space) {}
+
+  // Moving devices (Motion.hpp): the network gives the devices and where they start; before
+  // the first round, and after every motion.rebuildEvery rounds (periods on a Schedule), each
+  // device's neighbors are the devices within motion.radius of it (a neighbor that left range
+  // is not heard from that round on). Devices move after every round (period) by its length
+  // in time (1; a Schedule's period). The samples share the network: every run runs them all
+  // the same rounds.
+  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
+                  const Motion& motion, ExecSpace space = ExecSpace())
+      : BasicSimulation(std::move(program), network, samples, std::nullopt,
+                        std::optional<Motion>(motion), space) {}
+  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
+                  const Schedule& schedule, const Motion& motion, ExecSpace space = ExecSpace())
+      : BasicSimulation(std::move(program), network, samples, std::optional<Schedule>(schedule),
+                        std::optional<Motion>(motion), space) {}
 
   // A sensor the program reads, settable per device for every sample or for one sample.
   using Sensor = impl::SensorHandle<BasicSimulation>;
@@ -113,6 +130,19 @@ class BasicSimulation {
   const std::optional<Schedule>& schedule() const { return schedule_; }
   const TracedProgram& program() const { return program_; }
 
+  // A moving simulation's motion (with its area filled in); empty for a still network.
+  std::optional<Motion> motion() const {
+    return mobility_ ? std::optional<Motion>(mobility_->motion()) : std::nullopt;
+  }
+  // The neighborhoods the next round runs on: a moving simulation's as last rebuilt (with the
+  // positions they were built from), a still one's network.
+  Network network() const { return mobility_ ? mobility_->network() : network_; }
+  // Where each device is now: x then y, devices values each (a still network's positions).
+  std::pair<std::vector<double>, std::vector<double>> positions() const {
+    if (mobility_) return {mobility_->row(0), mobility_->row(1)};
+    return {network_.x(), network_.y()};
+  }
+
   // What the next round reads of the rounds before (SimulationCarry.hpp), and its restoration:
   // restore(carry()) into a simulation of the same program, network and samples, with the
   // same sensors and parameters set, continues bit for bit. Throws std::invalid_argument when
@@ -123,7 +153,7 @@ class BasicSimulation {
  private:
   static constexpr const char* kWho = "kfield::Simulation";
   BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
-                  std::optional<Schedule> schedule, ExecSpace space);
+                  std::optional<Schedule> schedule, std::optional<Motion> motion, ExecSpace space);
   friend class impl::SensorHandle<BasicSimulation>;
   void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
     const SensorInfo& sensor = program_.sensors[static_cast<std::size_t>(index)];
@@ -184,6 +214,11 @@ class BasicSimulation {
   Kokkos::View<int, Memory> clockTied_;
   Kokkos::View<std::int64_t*, Memory> sampleOfPosition() const;
   void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
+  // A moving simulation's devices and neighborhoods; after each round (period), moves them and,
+  // when due, rebuilds the neighborhoods and moves exchanges' edge planes onto them.
+  std::optional<impl::Mobility<ExecSpace>> mobility_;
+  void moveDevices(std::int64_t live);
+  void rebuildNetwork();
   Kokkos::View<double*, Memory> roundOf_;  // synchronous: rounds run, per sample position
   std::vector<std::int64_t> sampleAt_;    // position -> sample
   std::vector<std::int64_t> positionOf_;  // sample -> position
@@ -199,7 +234,7 @@ using Simulation = BasicSimulation<>;
 template <class ExecSpace>
 BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network& network,
                                             std::int64_t samples, std::optional<Schedule> schedule,
-                                            ExecSpace space)
+                                            std::optional<Motion> motion, ExecSpace space)
     : program_(std::move(program)),
       space_(space),
       devices_(network.devices()),
@@ -213,22 +248,38 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
     program_ = impl::keyedByClock(std::move(program_));
     schedule_ = schedule;
   }
+  const bool readsLengths =
+      std::any_of(program_.entries.begin(), program_.entries.end(),
+                  [](const impl::EntryOp& e) { return e.code == impl::EntryCode::EdgeLength; });
+  if (motion) {
+    motion->check(kWho);
+    if (motion->model == Motion::Model::Velocity && (samples != 1 || program_.outputWidth < 2)) {
+      impl::invalidArgument(kWho, "motion: the velocity model moves each device by the program's "
+                                  "output (x, y): it needs one sample and an output of width >= 2; "
+                                  "program '" + program_.name + "' has width " +
+                                  std::to_string(program_.outputWidth) + ", with " +
+                                  std::to_string(samples) + " samples");
+    }
+    mobility_.emplace(*motion, network, readsLengths, program_.edgePlanes > 0, space_, kWho);
+  }
+  const std::int64_t entries = mobility_ ? mobility_->entries() : network_.entries();
   auto anyKeyed = [](const std::vector<PlaneInfo>& planes) {
     return std::any_of(planes.begin(), planes.end(), [](const PlaneInfo& p) { return p.keyed; });
   };
   const auto rows = impl::RoundPlanes<Memory>::rows(
-      static_cast<std::size_t>(devices_), static_cast<std::size_t>(network_.entries()),
+      static_cast<std::size_t>(devices_), static_cast<std::size_t>(entries),
       program_.sensors.size(), program_.exports.size(),
       static_cast<std::size_t>(program_.edgePlanes), anyKeyed(program_.exports),
       program_.states.size() + (schedule_ ? impl::Clock<ExecSpace>::kRows : 0),
       anyKeyed(program_.states),
       static_cast<std::size_t>(program_.outputWidth));
   checkSizes(rows);
-  const bool readsLengths =
-      std::any_of(program_.entries.begin(), program_.entries.end(),
-                  [](const impl::EntryOp& e) { return e.code == impl::EntryCode::EdgeLength; });
-  net_ = network_.on<Memory>(readsLengths);
-  if (program_.edgePlanes > 0) {  // what a neighbor sent a device is at its entry for the device
+  if (mobility_) {
+    net_ = mobility_->view();
+  } else {
+    net_ = network_.on<Memory>(readsLengths);
+  }
+  if (program_.edgePlanes > 0 && !mobility_) {  // what a neighbor sent a device is at its entry for the device
     std::vector<std::int64_t> reverse;
     try {
       reverse = network_.reverseEntries();
@@ -294,11 +345,12 @@ void BasicSimulation<ExecSpace>::checkSizes(const typename impl::RoundPlanes<Mem
   const std::uint64_t bytes = sizeof(double);
   const std::uint64_t planes = impl::product({rows.total(), samples, bytes});
   // Off the host, the network's copy lives beside the planes, and the host keeps the sensors.
+  // A moving network's own arrays are checked where they are built (Mobility.hpp).
   const auto entries = static_cast<std::uint64_t>(network_.entries());
-  const std::uint64_t network = kHostPlanes ? 0 : impl::product({entries, 12});
+  const std::uint64_t network = kHostPlanes || mobility_ ? 0 : impl::product({entries, 12});
   // Exchanges' reverse-entry index (one int64 per network entry), and on a Schedule which
   // devices fire in a step (a byte per device and sample): beside the planes on every backend.
-  const std::uint64_t reverse = program_.edgePlanes > 0 ? impl::product({entries, 8}) : 0;
+  const std::uint64_t reverse = program_.edgePlanes > 0 && !mobility_ ? impl::product({entries, 8}) : 0;
   const std::uint64_t firing =
       schedule_ ? impl::product({static_cast<std::uint64_t>(devices_), samples}) : 0;
   const std::uint64_t hostSensors =
@@ -471,6 +523,14 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
                                     " round counts for " + std::to_string(samples_) + " samples");
   }
   for (std::int64_t r : roundsPerSample) checkRounds(r);
+  for (std::int64_t s = 1; mobility_ && s < samples_; ++s) {
+    if (roundsPerSample[s] == roundsPerSample[0]) continue;
+    impl::invalidArgument(kWho, "run: the samples of a moving simulation share one network, so "
+                                "they run the same rounds; got " +
+                                    std::to_string(roundsPerSample[0]) + " for sample 0 and " +
+                                    std::to_string(roundsPerSample[s]) + " for sample " +
+                                    std::to_string(s));
+  }
   parameterValues_.requireAll(kWho, program_);
   // Longest first, so the samples still running are always a prefix of the positions.
   std::vector<std::int64_t> order = sampleAt_;
@@ -479,6 +539,13 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
   });
   uploadSensors();
   reorder(order);
+  if (schedule_ && mobility_) {  // period by period: the network changes between them
+    for (std::int64_t k = 0; k < roundsPerSample[0]; ++k) {
+      runAsynchronous(std::vector<std::int64_t>(samples_, 1));
+      moveDevices(samples_);
+    }
+    return;
+  }
   if (schedule_) return runAsynchronous(roundsPerSample);
   const std::int64_t longest = roundsPerSample[order[0]];
   auto liveAt = [&](std::int64_t k) {
@@ -488,7 +555,67 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
   };
   for (std::int64_t k = 0; k < longest; ++k) {
     const std::int64_t live = liveAt(k);
-    round(live, false, liveAt(k + 1) < live);  // the output only where a sample ends
+    // The output only where a sample ends, or where it moves the devices.
+    const bool moves = mobility_ && mobility_->motion().model == Motion::Model::Velocity;
+    round(live, false, liveAt(k + 1) < live || moves);
+    if (mobility_) moveDevices(live);
+  }
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::moveDevices(std::int64_t live) {
+  mobility_->move(schedule_ ? schedule_->period : 1.0, planes_.output);
+  const std::int64_t done = roundsDone_[sampleAt_[live - 1]];  // the same for every sample
+  if (done % mobility_->motion().rebuildEvery == 0) rebuildNetwork();
+}
+
+// New neighborhoods; what each device sent each neighbor (exchanges' edge planes) moves to the
+// neighbor's entry in the new row. A neighbor new to the device was sent nothing: it reads the
+// device's own entry, the value of the sent field outside its domain.
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::rebuildNetwork() {
+  mobility_->rebuild();
+  net_ = mobility_->view();
+  if (program_.edgePlanes == 0) return;
+  const NetworkView<Memory> before = mobility_->previous(), after = net_;
+  std::vector<std::int64_t> ownRow(static_cast<std::size_t>(program_.edgePlanes));
+  for (std::size_t i = 0; i < program_.exports.size(); ++i) {
+    if (program_.exports[i].edge >= 0) ownRow[program_.exports[i].edge] = std::int64_t(i) * devices_;
+  }
+  const auto own = impl::upload<Memory>(ownRow, "kfield::sim::edge_own_rows");
+  const auto oldEntries = static_cast<std::int64_t>(before.neighbors.extent(0));
+  const auto newEntries = static_cast<std::int64_t>(after.neighbors.extent(0));
+  const std::int64_t edgeRow = planes_.edgeRow, edgePlanes = program_.edgePlanes;
+  const std::uint64_t rows = impl::total({std::uint64_t(edgeRow), impl::product({std::uint64_t(edgePlanes), std::uint64_t(newEntries)})});
+  const MemoryLimit limit = memoryLimit<Memory>();
+  impl::requireMemory(kWho, "the exchanges' messages over the rebuilt neighborhoods",
+                      impl::product({rows, std::uint64_t(samples_), sizeof(double)}), limit.bytes,
+                      limit.where);
+  const Plane<Memory> old = planes_.exportsPrev;
+  Plane<Memory> moved(Kokkos::view_alloc(Kokkos::WithoutInitializing, old.label()), rows, samples_);
+  const std::int64_t samples = samples_;
+  Kokkos::deep_copy(space_, Kokkos::subview(moved, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()),
+                    Kokkos::subview(old, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()));
+  Kokkos::parallel_for(
+      "kfield::sim::move_edges", Kokkos::RangePolicy<ExecSpace>(space_, 0, devices_),
+      KOKKOS_LAMBDA(std::int64_t d) {
+        std::int64_t from = before.offsets(d);
+        const std::int64_t fromEnd = before.offsets(d + 1);
+        for (std::int64_t k = after.offsets(d); k < after.offsets(d + 1); ++k) {
+          const std::int32_t j = after.neighbors(k);  // both rows ascend: one merge
+          while (from < fromEnd && before.neighbors(from) < j) ++from;
+          const bool kept = from < fromEnd && before.neighbors(from) == j;
+          for (std::int64_t e = 0; e < edgePlanes; ++e) {
+            const std::int64_t src = kept ? edgeRow + e * oldEntries + from : own(e) + d;
+            const std::int64_t dst = edgeRow + e * newEntries + k;
+            for (std::int64_t s = 0; s < samples; ++s) moved(dst, s) = old(src, s);
+          }
+        }
+      });
+  planes_.exportsPrev = moved;
+  if (planes_.exportsNow.extent(0) != rows) {  // rewritten by the next round before it is read
+    planes_.exportsNow = Plane<Memory>();
+    planes_.exportsNow = Plane<Memory>(old.label(), rows, samples_);
   }
 }
 
@@ -562,6 +689,10 @@ std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_
     impl::invalidArgument(kWho, "runUntilStable needs synchronous rounds: on a Schedule no "
                                 "round is one where every device has fired; use run");
   }
+  if (mobility_) {
+    impl::invalidArgument(kWho, "runUntilStable needs a still network: the samples of a moving "
+                                "simulation share its network and run the same rounds; use run");
+  }
   parameterValues_.requireAll(kWho, program_);
   uploadSensors();
   std::vector<std::int64_t> ran(samples_, 0);
@@ -612,6 +743,10 @@ SimulationCarry BasicSimulation<ExecSpace>::carry() const {
       inSampleOrder(planes_.presencePrev, "kfield::carry::presence", &planes_.presenceNow);
   c.output = inSampleOrder(planes_.output, "kfield::carry::output");
   c.schedule = schedule_;
+  if (mobility_) {
+    c.motion = mobility_->motion();
+    c.motionState = mobility_->state();
+  }
   return c;
 }
 
@@ -632,6 +767,23 @@ void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
   if (c.schedule != schedule_) {
     impl::invalidArgument(kWho, "restore: the carry is of a run " + clockText(c.schedule) +
                                     ", this simulation's is " + clockText(schedule_));
+  }
+  if (c.motion != motion()) {
+    auto motionText = [](const std::optional<Motion>& m) {
+      return m ? "of devices moving (" + m->text() + ")" : std::string("on a still network");
+    };
+    impl::invalidArgument(kWho, "restore: the carry is of a run " + motionText(c.motion) +
+                                    ", this simulation's is " + motionText(motion()));
+  }
+  if (mobility_) {  // its neighborhoods first: the exports' edge rows are theirs
+    mobility_->restore(c.motionState);
+    net_ = mobility_->view();
+    const std::size_t rows = static_cast<std::size_t>(planes_.edgeRow) +
+                             static_cast<std::size_t>(program_.edgePlanes) * net_.neighbors.extent(0);
+    if (planes_.exportsPrev.extent(0) != rows && c.exports.extent(0) == rows) {
+      planes_.exportsPrev = Plane<Memory>(planes_.exportsPrev.label(), rows, samples_);
+      planes_.exportsNow = Plane<Memory>(planes_.exportsNow.label(), rows, samples_);
+    }
   }
   check(c.states, planes_.states, "states");
   check(c.stateKeys, planes_.stateKeys, "state keys");

@@ -5,6 +5,7 @@
 #define KFIELD_SIM_SIMULATIONCARRY_HPP
 
 #include "kfield/Plane.hpp"
+#include "kfield/sim/Motion.hpp"
 #include "kfield/sim/Schedule.hpp"
 
 #include <cstdint>
@@ -21,6 +22,11 @@ struct SimulationCarry {
   // A run on a Schedule: its schedule (the clock's rows follow the program's states). Empty:
   // synchronous rounds.
   std::optional<Schedule> schedule;
+  // A moving simulation's motion, and its devices' motion state (7 rows x devices: position,
+  // velocity or waypoint, where the neighborhoods were built from, waypoints reached); the
+  // exports' edge rows are those of the neighborhoods built from there.
+  std::optional<Motion> motion;
+  std::vector<double> motionState;
 };
 
 }  // namespace kfield

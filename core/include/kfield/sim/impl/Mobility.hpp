@@ -1,0 +1,430 @@
+// Moving devices (Motion.hpp) and their neighborhoods, rebuilt on the device: cell lists of
+// side >= radius over the motion's area, a count pass and a fill pass per device over the 3 x 3
+// cells around it, rows sorted by id. The rows hold exactly what Network::fromPositions finds
+// (the same comparison, the same lengths), whatever order the cells were filled in.
+#ifndef KFIELD_SIM_IMPL_MOBILITY_HPP
+#define KFIELD_SIM_IMPL_MOBILITY_HPP
+
+#include "kfield/Plane.hpp"
+#include "kfield/Random.hpp"
+#include "kfield/backends/MemoryLimit.hpp"
+#include "kfield/impl/Errors.hpp"
+#include "kfield/impl/KokkosCompat.hpp"
+#include "kfield/impl/Sizes.hpp"
+#include "kfield/impl/Upload.hpp"
+#include "kfield/net/Network.hpp"
+#include "kfield/sim/Motion.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kfield::impl {
+
+// x moved past [lo, hi] is reflected back in (as often as it takes); v turns round when it
+// bounced an odd number of times.
+KOKKOS_INLINE_FUNCTION void bounce(double& x, double& v, double lo, double hi) {
+  if (x >= lo && x <= hi) return;
+  const double width = hi - lo;
+  if (!(width > 0.0)) {
+    x = lo;
+    return;
+  }
+  double t = math::fmod(x - lo, 2.0 * width);
+  if (t < 0.0) t += 2.0 * width;
+  if (t <= width) {
+    x = lo + t;
+  } else {
+    x = lo + (2.0 * width - t);
+    v = -v;
+  }
+}
+
+// The neighbors of device d among the cells' members: f(k) for each member k of the 3 x 3
+// cells around d that lies within the radius, d aside.
+template <class Memory>
+struct Around {
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> state;  // rows 4, 5: the positions
+  Kokkos::View<std::int64_t*, Memory> cellOf, cellStart;
+  Kokkos::View<std::int32_t*, Memory> members;
+  Kokkos::View<double*, Memory> mx, my;  // the members' positions
+  std::int64_t cw, ch;
+  double r2;
+
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t d, F&& f) const {
+    const std::int64_t cell = cellOf(d), cx = cell % cw, cy = cell / cw;
+    const double x = state(4, d), y = state(5, d);
+    for (std::int64_t ny = math::max(std::int64_t(0), cy - 1); ny <= math::min(ch - 1, cy + 1); ++ny) {
+      const std::int64_t lo = cellStart(ny * cw + math::max(std::int64_t(0), cx - 1));
+      const std::int64_t hi = cellStart(ny * cw + math::min(cw - 1, cx + 1) + 1);
+      for (std::int64_t k = lo; k < hi; ++k) {
+        const double dx = mx(k) - x, dy = my(k) - y;
+        if (dx * dx + dy * dy <= r2 && members(k) != d) f(k);
+      }
+    }
+  }
+};
+
+template <class ExecSpace>
+class Mobility {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  using Values = Kokkos::View<double*, Memory>;
+  // A device's motion: where it is, where its neighborhood was last built from, and per model
+  // (a, b) = its velocity (Straight, Velocity) or waypoint (Waypoint), leg = waypoints reached.
+  static constexpr int kStateRows = 7;
+
+  Mobility() = default;
+  Mobility(const Motion& motion, const Network& network, bool withLengths, bool withReverse,
+           ExecSpace space, const std::string& who)
+      : motion_(motion), space_(space), devices_(network.devices()), withLengths_(withLengths),
+        withReverse_(withReverse), who_(who) {
+    motion.check(who);
+    if (!network.hasPositions()) {
+      invalidArgument(who, "network '" + network.description() +
+                               "' has no positions: a moving simulation needs devices with "
+                               "positions (a grid, an rgg or points)");
+    }
+    const std::vector<double> x = network.x(), y = network.y();
+    if (!motion_.hasArea()) {
+      motion_.xmin = *std::min_element(x.begin(), x.end());
+      motion_.xmax = *std::max_element(x.begin(), x.end());
+      motion_.ymin = *std::min_element(y.begin(), y.end());
+      motion_.ymax = *std::max_element(y.begin(), y.end());
+    }
+    for (std::int64_t d = 0; d < devices_; ++d) {
+      const auto i = static_cast<std::size_t>(d);
+      if (!(x[i] >= motion_.xmin && x[i] <= motion_.xmax && y[i] >= motion_.ymin &&
+            y[i] <= motion_.ymax)) {
+        invalidArgument(who, "motion: device " + std::to_string(d) + " starts at (" +
+                                 numberText(x[i]) + ", " + numberText(y[i]) +
+                                 "), outside the area " + areaText());
+      }
+    }
+    const auto n = static_cast<std::uint64_t>(devices_);
+    const MemoryLimit limit = memoryLimit<Memory>();
+    // State rows, the cells' copies of positions and members, and the CSR's offsets and degrees.
+    requireMemory(who, "the motion of " + std::to_string(devices_) + " devices",
+                  product({n, kStateRows * 8 + 2 * 8 + 4 + 8 + 3 * 8 + 8}), limit.bytes, limit.where);
+    state_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>("kfield::mobility::state", kStateRows, n);
+    Kokkos::deep_copy(Kokkos::subview(state_, 0, Kokkos::ALL()), upload<Memory>(x, "kfield::mobility::x0"));
+    Kokkos::deep_copy(Kokkos::subview(state_, 1, Kokkos::ALL()), upload<Memory>(y, "kfield::mobility::y0"));
+    setUpCells();
+    start();
+    rebuild();
+  }
+
+  const Motion& motion() const { return motion_; }
+  std::int64_t entries() const { return entries_[current_]; }
+  // The rows of the last rebuild, for kernels (lengths and reverse entries when asked for).
+  NetworkView<Memory> view() const { return view(current_); }
+  // The rows before the last rebuild (what an exchange's edge planes were written for).
+  NetworkView<Memory> previous() const { return view(1 - current_); }
+
+  // Every device moves by dt; the Velocity model reads its velocity from `output`'s first
+  // column (component c of device d in row c x devices + d). Throws, naming the device, when a
+  // velocity is not finite.
+  void move(double dt, const Plane<Memory>& output) {
+    const auto state = state_;
+    const Motion m = motion_;
+    const double step = m.speed * dt;
+    const std::int64_t n = devices_;
+    Kokkos::View<std::int64_t, Memory> bad("kfield::mobility::bad");
+    Kokkos::deep_copy(space_, bad, std::numeric_limits<std::int64_t>::max());
+    Kokkos::parallel_for(
+        "kfield::mobility::move", Kokkos::RangePolicy<ExecSpace>(space_, 0, n),
+        KOKKOS_LAMBDA(std::int64_t d) {
+          double x = state(0, d), y = state(1, d), a = state(2, d), b = state(3, d);
+          if (m.model == Motion::Model::Waypoint) {
+            const double dx = a - x, dy = b - y;
+            const double dist = math::sqrt(dx * dx + dy * dy);
+            if (dist <= step) {
+              x = a, y = b;
+              const double leg = state(6, d) + 1.0;
+              state(6, d) = leg;
+              waypoint(m, d, leg, a, b);
+            } else {
+              const double f = step / dist;
+              x = math::clamp(x + dx * f, m.xmin, m.xmax);
+              y = math::clamp(y + dy * f, m.ymin, m.ymax);
+            }
+          } else {
+            if (m.model == Motion::Model::Velocity) {
+              a = output(d, 0), b = output(n + d, 0);
+              if (!(a - a == 0.0 && b - b == 0.0)  /* NaN or infinite */) {
+                Kokkos::atomic_fetch_min(&bad(), d);
+                return;
+              }
+            }
+            x += a * dt, y += b * dt;
+            bounce(x, a, m.xmin, m.xmax);
+            bounce(y, b, m.ymin, m.ymax);
+          }
+          state(0, d) = x, state(1, d) = y, state(2, d) = a, state(3, d) = b;
+        });
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bad);
+    if (host() != std::numeric_limits<std::int64_t>::max()) {
+      const auto d = static_cast<std::size_t>(host());
+      auto vx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(output, d, 0));
+      auto vy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(output, n + d, 0));
+      invalidArgument(who_, "motion: device " + std::to_string(host()) +
+                                "'s velocity (the program's output) is not finite: (" +
+                                numberText(vx()) + ", " + numberText(vy()) + ")");
+    }
+  }
+
+  // The neighborhoods of where the devices are now.
+  void rebuild() {
+    Kokkos::deep_copy(space_, Kokkos::subview(state_, 4, Kokkos::ALL()), Kokkos::subview(state_, 0, Kokkos::ALL()));
+    Kokkos::deep_copy(space_, Kokkos::subview(state_, 5, Kokkos::ALL()), Kokkos::subview(state_, 1, Kokkos::ALL()));
+    build();
+  }
+
+  // The state rows, devices x kStateRows (row r of device d at r x devices + d), for carries.
+  std::vector<double> state() const {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state_);
+    return std::vector<double>(host.data(), host.data() + host.size());
+  }
+  // Restores state() and the neighborhoods built from its positions.
+  void restore(const std::vector<double>& values) {
+    if (values.size() != state_.size()) {
+      invalidArgument(who_, "restore: the carry's motion has " + std::to_string(values.size()) +
+                                " values, this simulation's " + std::to_string(state_.size()));
+    }
+    Kokkos::deep_copy(state_, Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                  values.data(), kStateRows, static_cast<std::size_t>(devices_)));
+    build();
+  }
+
+  // Where the devices are now, and where the current neighborhoods were built from.
+  std::vector<double> row(int r) const {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(state_, r, Kokkos::ALL()));
+    return std::vector<double>(host.data(), host.data() + host.size());
+  }
+
+  // The current neighborhoods as a host network (with the positions they were built from).
+  Network network() const {
+    const NetworkView<Memory> v = view();
+    auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.offsets);
+    auto neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.neighbors);
+    return Network::fromCsr(std::vector<std::int64_t>(offsets.data(), offsets.data() + offsets.size()),
+                            std::vector<std::int32_t>(neighbors.data(), neighbors.data() + neighbors.size()),
+                            {}, row(4), row(5),
+                            std::to_string(devices_) + " moving devices (" + motion_.text() + ")");
+  }
+
+  std::string areaText() const {
+    return "[" + numberText(motion_.xmin) + ", " + numberText(motion_.xmax) + "] x [" +
+           numberText(motion_.ymin) + ", " + numberText(motion_.ymax) + "]";
+  }
+
+ private:
+  // Waypoint `leg` of device d, uniform in the area.
+  KOKKOS_INLINE_FUNCTION static void waypoint(const Motion& m, std::int64_t d, double leg,
+                                              double& a, double& b) {
+    const std::uint64_t stream = mix64(m.seed, std::uint64_t(d));
+    const auto k = static_cast<std::uint64_t>(leg);
+    a = m.xmin + (m.xmax - m.xmin) * uniform01(stream, 2 * k);
+    b = m.ymin + (m.ymax - m.ymin) * uniform01(stream, 2 * k + 1);
+  }
+
+  // Velocities (a direction uniform on the circle, by rejection: only correctly rounded
+  // operations, the same bits everywhere) or first waypoints.
+  void start() {
+    const auto state = state_;
+    const Motion m = motion_;
+    Kokkos::parallel_for(
+        "kfield::mobility::start", Kokkos::RangePolicy<ExecSpace>(space_, 0, devices_),
+        KOKKOS_LAMBDA(std::int64_t d) {
+          double a = 0.0, b = 0.0;
+          if (m.model == Motion::Model::Waypoint) {
+            waypoint(m, d, 0.0, a, b);
+          } else if (m.model == Motion::Model::Straight) {
+            const std::uint64_t stream = mix64(m.seed, std::uint64_t(d));
+            a = m.speed;  // after 64 rejections (odds 1e-43): along x
+            for (std::uint64_t t = 0; t < 64; ++t) {
+              const double u = 2.0 * uniform01(stream, 2 * t) - 1.0;
+              const double v = 2.0 * uniform01(stream, 2 * t + 1) - 1.0;
+              const double r2 = u * u + v * v;
+              if (r2 <= 1.0 && r2 > 1e-6) {
+                const double r = math::sqrt(r2);
+                a = m.speed * (u / r), b = m.speed * (v / r);
+                break;
+              }
+            }
+          }
+          state(2, d) = a, state(3, d) = b, state(6, d) = 0.0;
+        });
+  }
+
+  void setUpCells() {
+    const double r = motion_.radius;
+    const double w = motion_.xmax - motion_.xmin, h = motion_.ymax - motion_.ymin;
+    const double along = std::max(1.0, std::floor(std::sqrt(double(devices_))));
+    cw_ = std::int64_t(std::min(std::floor(w / r) + 1.0, along));
+    ch_ = std::int64_t(std::min(std::floor(h / r) + 1.0, along));
+    side_ = std::max({r, w / double(cw_), h / double(ch_)});
+    const auto cells = static_cast<std::size_t>(cw_ * ch_);
+    const auto n = static_cast<std::size_t>(devices_);
+    cellStart_ = Kokkos::View<std::int64_t*, Memory>("kfield::mobility::cell_start", cells + 1);
+    cellFill_ = Kokkos::View<std::int64_t*, Memory>("kfield::mobility::cell_fill", cells);
+    cellOf_ = Kokkos::View<std::int64_t*, Memory>("kfield::mobility::cell_of", n);
+    members_ = Kokkos::View<std::int32_t*, Memory>("kfield::mobility::members", n);
+    memberX_ = Values("kfield::mobility::member_x", n);
+    memberY_ = Values("kfield::mobility::member_y", n);
+    for (int b = 0; b < 2; ++b) {
+      offsets_[b] = Kokkos::View<std::int64_t*, Memory>("kfield::mobility::offsets", n + 1);
+    }
+  }
+
+  // The CSR of the positions in rows 4 and 5, into the buffer not in use (the one in use is
+  // what the rows before read: Simulation moves exchanges' edge planes across).
+  void build() {
+    current_ = 1 - current_;
+    const int c = current_;
+    const auto state = state_;
+    const std::int64_t n = devices_, cw = cw_, ch = ch_;
+    const double xmin = motion_.xmin, ymin = motion_.ymin, side = side_;
+    const double r2 = motion_.radius * motion_.radius;
+    const auto cellStart = cellStart_, cellFill = cellFill_, cellOf = cellOf_;
+    const auto members = members_;
+    const auto mx = memberX_, my = memberY_;
+    const auto offsets = offsets_[c];
+    using Range = Kokkos::RangePolicy<ExecSpace>;
+    Kokkos::deep_copy(space_, cellFill, 0);
+    Kokkos::parallel_for(
+        "kfield::mobility::cells", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
+          const std::int64_t cx = math::clamp(std::int64_t((state(4, d) - xmin) / side), std::int64_t(0), cw - 1);
+          const std::int64_t cy = math::clamp(std::int64_t((state(5, d) - ymin) / side), std::int64_t(0), ch - 1);
+          cellOf(d) = cy * cw + cx;
+          Kokkos::atomic_increment(&cellFill(cy * cw + cx));
+        });
+    Kokkos::parallel_scan(
+        "kfield::mobility::cell_starts", Range(space_, 0, cw * ch + 1),
+        KOKKOS_LAMBDA(std::int64_t k, std::int64_t & sum, bool last) {
+          if (last) cellStart(k) = sum;
+          if (k < cw * ch) sum += cellFill(k);
+        });
+    Kokkos::deep_copy(space_, cellFill, 0);
+    Kokkos::parallel_for(
+        "kfield::mobility::members", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
+          const std::int64_t k = cellStart(cellOf(d)) + Kokkos::atomic_fetch_add(&cellFill(cellOf(d)), std::int64_t(1));
+          members(k) = std::int32_t(d);
+          mx(k) = state(4, d), my(k) = state(5, d);
+        });
+    const Around<Memory> around{state, cellOf, cellStart, members, mx, my, cw, ch, r2};
+    Kokkos::parallel_scan(
+        "kfield::mobility::degrees", Range(space_, 0, n + 1),
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t & sum, bool last) {
+          if (last) offsets(d) = sum;
+          if (d == n) return;
+          std::int64_t degree = 1;
+          around(d, [&](std::int64_t) { ++degree; });
+          sum += degree;
+        });
+    std::int64_t entries = 0;
+    Kokkos::deep_copy(space_, entries, Kokkos::subview(offsets, n));
+    space_.fence();
+    reserve(c, entries);
+    entries_[c] = entries;
+    const auto neighbors = neighbors_[c];
+    Kokkos::parallel_for(
+        "kfield::mobility::rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
+          const std::int64_t begin = offsets(d), end = offsets(d + 1);
+          std::int64_t at = begin;
+          neighbors(at++) = std::int32_t(d);
+          around(d, [&](std::int64_t k) { neighbors(at++) = members(k); });
+          for (std::int64_t i = begin + 1; i < end; ++i) {  // insertion sort: rows are short
+            const std::int32_t v = neighbors(i);
+            std::int64_t j = i;
+            for (; j > begin && neighbors(j - 1) > v; --j) neighbors(j) = neighbors(j - 1);
+            neighbors(j) = v;
+          }
+        });
+    if (withLengths_) {
+      const auto lengths = lengths_[c];
+      Kokkos::parallel_for(
+          "kfield::mobility::lengths", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
+            for (std::int64_t k = offsets(d); k < offsets(d + 1); ++k) {
+              const std::int64_t j = neighbors(k);
+              const double dx = state(4, j) - state(4, d), dy = state(5, j) - state(5, d);
+              lengths(k) = j == d ? 0.0 : math::sqrt(dx * dx + dy * dy);
+            }
+          });
+    }
+    if (withReverse_) {
+      const auto reverse = reverse_[c];
+      Kokkos::parallel_for(
+          "kfield::mobility::reverse", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
+            for (std::int64_t k = offsets(d); k < offsets(d + 1); ++k) {
+              const std::int64_t j = neighbors(k);
+              std::int64_t lo = offsets(j), hi = offsets(j + 1);  // d is in j's row: symmetric
+              while (hi - lo > 1) {
+                const std::int64_t mid = lo + (hi - lo) / 2;
+                (neighbors(mid) <= d ? lo : hi) = mid;
+              }
+              reverse(k) = lo;
+            }
+          });
+    }
+  }
+
+  NetworkView<Memory> view(int c) const {
+    NetworkView<Memory> v;
+    const auto e = std::make_pair(std::int64_t(0), entries_[c]);
+    v.offsets = offsets_[c];
+    v.neighbors = Kokkos::subview(neighbors_[c], e);
+    if (withLengths_) v.lengths = Kokkos::subview(lengths_[c], e);
+    if (withReverse_) v.reverse = Kokkos::subview(reverse_[c], e);
+    return v;
+  }
+
+  // Room for `entries` in buffer c, checked against the memory where it lives.
+  void reserve(int c, std::int64_t entries) {
+    if (static_cast<std::int64_t>(neighbors_[c].extent(0)) >= entries) return;
+    const auto e = static_cast<std::uint64_t>(entries);
+    const MemoryLimit limit = memoryLimit<Memory>();
+    requireMemory(who_,
+                  "the neighborhoods of " + std::to_string(devices_) + " moving devices (" +
+                      std::to_string(entries) + " entries)",
+                  product({e, std::uint64_t(4 + (withLengths_ ? 8 : 0) + (withReverse_ ? 8 : 0))}), limit.bytes,
+                  limit.where);
+    const auto size = static_cast<std::size_t>(entries + entries / 8);  // room to grow
+    neighbors_[c] = {};
+    neighbors_[c] = Kokkos::View<std::int32_t*, Memory>("kfield::mobility::neighbors", size);
+    if (withLengths_) lengths_[c] = {}, lengths_[c] = Values("kfield::mobility::lengths", size);
+    if (withReverse_) {
+      reverse_[c] = {};
+      reverse_[c] = Kokkos::View<std::int64_t*, Memory>("kfield::mobility::reverse", size);
+    }
+  }
+
+  Motion motion_;
+  ExecSpace space_;
+  std::int64_t devices_ = 0;
+  bool withLengths_ = false, withReverse_ = false;
+  std::string who_;
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> state_;  // kStateRows x devices
+  std::int64_t cw_ = 1, ch_ = 1;
+  double side_ = 1.0;
+  Kokkos::View<std::int64_t*, Memory> cellStart_, cellFill_, cellOf_;
+  Kokkos::View<std::int32_t*, Memory> members_;
+  Values memberX_, memberY_;
+  // Two CSR buffers: the current one, and the one the rows before were run on.
+  int current_ = 1;
+  Kokkos::View<std::int64_t*, Memory> offsets_[2];
+  Kokkos::View<std::int32_t*, Memory> neighbors_[2];
+  Values lengths_[2];
+  Kokkos::View<std::int64_t*, Memory> reverse_[2];
+  std::int64_t entries_[2] = {0, 0};
+};
+
+}  // namespace kfield::impl
+
+#endif
