@@ -221,6 +221,68 @@ void asyncRounds(benchmark::State& state) {
   state.SetLabel(net.description() + ", " + std::to_string(Space().concurrency()) + " threads");
 }
 
+// Moving devices: one move and neighborhood rebuild of an rgg (radius 1.5, one device per unit
+// of area), devices per second; checked first, on a small rgg, against a from-scratch build.
+template <class Space>
+void rebuilds(benchmark::State& state) {
+  Motion motion;
+  motion.speed = 0.1, motion.radius = 1.5, motion.seed = 3;
+  {
+    const Network& small = network(1, 2500);
+    impl::Mobility<Space> check(motion, small, true, false, Space(), "bench");
+    const Plane<typename Space::memory_space> none;
+    for (int r = 0; r < 5; ++r) check.move(1.0, none), check.rebuild();
+    const Network built = check.network();
+    const Network scratch = Network::fromPositions(check.row(4), check.row(5), 1.5);
+    if (built.offsets() != scratch.offsets() || built.neighbors() != scratch.neighbors()) {
+      return fail(state, "rebuilt neighborhoods differ from a from-scratch build");
+    }
+  }
+  const Network& net = network(1, state.range(0));
+  impl::Mobility<Space> mobility(motion, net, false, false, Space(), "bench");
+  const Plane<typename Space::memory_space> none;
+  timeFenced<Space>(state, [&] { mobility.move(1.0, none), mobility.rebuild(); });
+  state.SetItemsProcessed(state.iterations() * net.devices());
+  state.counters["entries"] = double(mobility.entries());
+  state.SetLabel(net.description() + ", " + std::to_string(Space().concurrency()) + " threads");
+}
+
+// The hop gradient on moving devices (random waypoint, speed 0.1), neighborhoods rebuilt every
+// K rounds (K = 0: a still network), device-rounds per second; checked first: at speed 0 it
+// gives the still network's bits.
+template <class Space>
+void movingRounds(benchmark::State& state) {
+  const std::int64_t every = state.range(0), samples = state.range(2);
+  const TracedProgram program = lib::findProgram("hop-gradient")->build(network(1, 2500), {});
+  Motion motion;
+  motion.speed = 0.1, motion.radius = 1.5, motion.seed = 3, motion.rebuildEvery = std::max<std::int64_t>(every, 1);
+  auto make = [&](const Network& net, const Motion* m) {
+    auto sim = m ? BasicSimulation<Space>(program, net, samples, *m) : BasicSimulation<Space>(program, net, samples);
+    for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(sourceOf(s, net), s, true);
+    return sim;
+  };
+  {
+    Motion still = motion;
+    still.speed = 0.0;
+    auto moving = make(network(1, 2500), &still), plain = make(network(1, 2500), nullptr);
+    moving.run(20), plain.run(20);
+    const HostPlane a = moving.output(), b = plain.output();
+    if (!sameBits(std::vector<double>(a.data(), a.data() + a.size()), std::vector<double>(b.data(), b.data() + b.size()))) {
+      return fail(state, "moving hop gradient at speed 0: differs from the still network's");
+    }
+  }
+  const Network& net = network(1, state.range(1));
+  BasicSimulation<Space> sim = make(net, every > 0 ? &motion : nullptr);
+  sim.run(1);
+  timeFenced<Space>(state, [&] { sim.run(kRoundsPerIteration); });
+  const double rounds = double(state.iterations() * kRoundsPerIteration);
+  state.counters["device_rounds_per_second"] =
+      benchmark::Counter(rounds * double(net.devices()), benchmark::Counter::kIsRate);
+  state.counters["sample_device_rounds_per_second"] =
+      benchmark::Counter(rounds * double(net.devices() * samples), benchmark::Counter::kIsRate);
+  state.SetLabel(net.description() + ", " + std::to_string(Space().concurrency()) + " threads");
+}
+
 }  // namespace
 
 void registerBenchmarks() {
@@ -258,6 +320,19 @@ void registerBenchmarks() {
         b->ArgNames({"jitter_permille", "devices", "samples"});
         for (std::int64_t jitter : {-1, 0, 500}) {  // synchronous, lockstep schedule, jittered
           b->Args({jitter, 10000, 1})->Args({jitter, 10000, 64})->Args({jitter, 1000000, 1});
+        }
+      });
+  registerForEachSpace(
+      "Mobility/Rebuild", [](auto t) { return rebuilds<typename decltype(t)::type>; },
+      [](benchmark::internal::Benchmark* b) {
+        b->ArgNames({"devices"})->Arg(10000)->Arg(1000000);
+      });
+  registerForEachSpace(
+      "Mobility/Engine", [](auto t) { return movingRounds<typename decltype(t)::type>; },
+      [](benchmark::internal::Benchmark* b) {
+        b->ArgNames({"rebuild_every", "devices", "samples"});
+        for (std::int64_t every : {0, 1, 10}) {  // still, rebuilt every round, every 10
+          b->Args({every, 10000, 1})->Args({every, 1000000, 1})->Args({every, 1000000, 64});
         }
       });
   // A GPU also runs the hop gradient on 10^7 devices x 64 samples (tens of GB of planes).

@@ -49,6 +49,11 @@ struct RunOptions {
   double retain = 0;  // 0: not given (messages never expire)
   std::vector<std::string> fail;  // DEVICE@FROM[-TO]
   std::optional<Schedule> schedule;  // parsed from async, seed and retain
+  std::string move;                  // MODEL[:SPEED]; empty: a still network
+  std::int64_t rebuild = 1;
+  double range = 0;
+  bool rebuildGiven = false, rangeGiven = false;
+  std::optional<Motion> motion;  // parsed from move, rebuild, range and seed
   BitsOutput bits;
 };
 
@@ -86,6 +91,49 @@ std::vector<Failure> failuresOf(const std::vector<std::string>& specs) {
     failures.push_back(f);
   }
   return failures;
+}
+
+// --move MODEL[:SPEED] with --rebuild, --range (default: the network's own: an rgg's radius,
+// a grid's neighbor distance) and --seed: the motion, checked.
+Motion motionOf(const RunOptions& o) {
+  const std::size_t colon = o.move.find(':');
+  const std::string model = o.move.substr(0, colon);
+  Motion m;
+  if (model == "straight") {
+    m.model = Motion::Model::Straight;
+  } else if (model == "waypoint") {
+    m.model = Motion::Model::Waypoint;
+  } else {
+    throw UserError("--move must be straight[:SPEED] or waypoint[:SPEED], got '" + o.move + "'");
+  }
+  m.speed = 0.1;
+  if (colon != std::string::npos) {
+    const std::string text = o.move.substr(colon + 1);
+    char* end = nullptr;
+    m.speed = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0') {
+      throw UserError("--move " + o.move + ": the speed must be a number, got '" + text + "'");
+    }
+  }
+  m.rebuildEvery = o.rebuild;
+  m.seed = o.seed;
+  if (o.rangeGiven) {
+    m.radius = o.range;
+  } else if (o.network.rfind("rgg:", 0) == 0) {  // rgg:N:RADIUS[:SEED]
+    const std::string rest = o.network.substr(o.network.find(':', 4) + 1);
+    m.radius = std::strtod(rest.substr(0, rest.find(':')).c_str(), nullptr);
+  } else if (o.network.rfind("grid:", 0) == 0) {
+    const bool moore = o.network.size() > 2 && o.network.compare(o.network.size() - 2, 2, ":8") == 0;
+    m.radius = moore ? 1.5 : 1.0;
+  } else {
+    throw UserError("--move on " + o.network + ": give the distance devices hear each other at with --range R");
+  }
+  try {
+    m.check("--move");
+  } catch (const std::invalid_argument& e) {
+    throw UserError(e.what());
+  }
+  return m;
 }
 
 // --async PERIOD[:JITTER] with --seed: the schedule, checked.
@@ -159,9 +207,11 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
     const std::int64_t count = std::min(chunk, o.samples - first);
     std::optional<Schedule> schedule = o.schedule;
     if (schedule) schedule->firstSample = static_cast<std::uint64_t>(first);  // chunks keep the bits
-    BasicSimulation<Space> sim = schedule
-                                     ? BasicSimulation<Space>(program, net, count, *schedule, space)
-                                     : BasicSimulation<Space>(program, net, count, space);
+    BasicSimulation<Space> sim =
+        schedule && o.motion ? BasicSimulation<Space>(program, net, count, *schedule, *o.motion, space)
+        : schedule           ? BasicSimulation<Space>(program, net, count, *schedule, space)
+        : o.motion           ? BasicSimulation<Space>(program, net, count, *o.motion, space)
+                             : BasicSimulation<Space>(program, net, count, space);
     auto firings = [&] {  // on a schedule, what a device-round is: one device's firing
       const HostPlane f = sim.firings();
       double total = 0;
@@ -252,6 +302,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
             << (o.schedule ? " (asynchronous: " + o.schedule->text() + ")" : "")
             << (o.resume.empty() ? "" : ", after " + std::to_string(resumedAt) + " from " + o.resume)
             << "\n"
+            << (o.motion ? "moving devices: " + o.motion->text() + "\n" : std::string())
             << "device-rounds per second: " << deviceRounds / std::max(seconds, 1e-12) << " ("
             << seconds << " s)\n";
   for (std::int64_t c = 0; c < width; ++c) {
@@ -321,7 +372,15 @@ int runProgram(const RunOptions& o) {
     throw UserError("--radius must be in [0, " + std::to_string(lib::kMaxElectionRadius) +
                     "] (one traced level per hop), got " + std::to_string(o.radius));
   }
-  if (o.seedGiven && o.async.empty()) throw UserError("--seed: only --async takes a seed");
+  if (o.seedGiven && o.async.empty() && o.move.empty()) {
+    throw UserError("--seed: only --async and --move take a seed");
+  }
+  if ((o.rebuildGiven || o.rangeGiven) && o.move.empty()) {
+    throw UserError(std::string(o.rebuildGiven ? "--rebuild" : "--range") + " needs --move: only moving devices have their neighborhoods rebuilt");
+  }
+  if (!o.move.empty() && o.rounds < 0) {
+    throw UserError("--move needs --rounds: a moving network is not run until stable");
+  }
   if (o.retainGiven && o.async.empty()) throw UserError("--retain: only --async takes a retention");
   if (!o.fail.empty() && o.async.empty()) {
     throw UserError("--fail needs --async: devices fail and return on a schedule");
@@ -340,6 +399,7 @@ int runProgram(const RunOptions& o) {
       throw UserError(e.what());
     }
   }
+  if (!o.move.empty()) options.motion = motionOf(o);
   requireSpace(o.space);
   const Network net = io::networkFromSpec(o.network);
   const std::int64_t n = net.devices();
@@ -395,18 +455,29 @@ Command addRunCommand(CLI::App& app) {
   run->add_option("--async", o->async,
                   "Devices fire on their own clocks: every PERIOD, each firing late by up to "
                   "JITTER (random, from --seed); --rounds counts periods");
-  run->add_option("--seed", o->seed, "With --async: the schedule's random seed (default 0)");
+  run->add_option("--seed", o->seed, "With --async or --move: the schedule's and the motion's random seed (default 0)");
   run->add_option("--retain", o->retain,
                   "With --async: a neighbor's message older than this is no longer heard (default: never)");
   run->add_option("--fail", o->fail,
                   "With --async: DEVICE@FROM[-TO] switches the device off at period FROM of this run "
                   "(on again at TO, as a new device); repeatable");
+  run->add_option("--move", o->move,
+                  "Devices move: straight (each along its own random direction, bouncing off the "
+                  "area's sides) or waypoint (random waypoints), at SPEED per round or period "
+                  "(default 0.1); the area is the bounding box of the network's positions");
+  run->add_option("--rebuild", o->rebuild,
+                  "With --move: rebuild the neighborhoods every K rounds (default 1)");
+  run->add_option("--range", o->range,
+                  "With --move: devices this close hear each other (default: an rgg's radius; "
+                  "a grid's 1, or 1.5 with :8)");
   addBitsOptions(*run, o->bits);
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
             o->radiusGiven = run->count("--radius") > 0;
             o->seedGiven = run->count("--seed") > 0;
             o->retainGiven = run->count("--retain") > 0;
+            o->rebuildGiven = run->count("--rebuild") > 0;
+            o->rangeGiven = run->count("--range") > 0;
             return refusalsAsUserErrors([&] { return runProgram(*o); },
                                         "running '" + o->program + "' on " + o->network + " with " +
                                             std::to_string(o->samples) + " samples");

@@ -45,29 +45,34 @@ KOKKOS_INLINE_FUNCTION void bounce(double& x, double& v, double lo, double hi) {
   }
 }
 
-// The neighbors of device d among the cells' members: f(k) for each member k of the 3 x 3
-// cells around d that lies within the radius, d aside.
+// The cells' members near member k (in cell order, positions copied beside): f(i, d2) for
+// each member i of the 3 x 3 cells around k's, with its squared distance; k itself included
+// (d2 = 0). Each row of cells is one contiguous run of members, scanned without branches.
 template <class Memory>
 struct Around {
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> state;  // rows 4, 5: the positions
-  Kokkos::View<std::int64_t*, Memory> cellOf, cellStart;
-  Kokkos::View<std::int32_t*, Memory> members;
-  Kokkos::View<double*, Memory> mx, my;  // the members' positions
+  Kokkos::View<std::int64_t*, Memory> cellStart;
+  Kokkos::View<double*, Memory> mx, my;
+  double xmin, ymin, side, r2;
   std::int64_t cw, ch;
-  double r2;
 
   template <class F>
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t d, F&& f) const {
-    const std::int64_t cell = cellOf(d), cx = cell % cw, cy = cell / cw;
-    const double x = state(4, d), y = state(5, d);
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, F&& f) const {
+    const double x = mx(k), y = my(k);
+    const std::int64_t cx = cellX(x), cy = cellY(y);
     for (std::int64_t ny = math::max(std::int64_t(0), cy - 1); ny <= math::min(ch - 1, cy + 1); ++ny) {
       const std::int64_t lo = cellStart(ny * cw + math::max(std::int64_t(0), cx - 1));
       const std::int64_t hi = cellStart(ny * cw + math::min(cw - 1, cx + 1) + 1);
-      for (std::int64_t k = lo; k < hi; ++k) {
-        const double dx = mx(k) - x, dy = my(k) - y;
-        if (dx * dx + dy * dy <= r2 && members(k) != d) f(k);
+      for (std::int64_t i = lo; i < hi; ++i) {
+        const double dx = mx(i) - x, dy = my(i) - y;
+        f(i, dx * dx + dy * dy);
       }
     }
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t cellX(double x) const {
+    return math::clamp(std::int64_t((x - xmin) / side), std::int64_t(0), cw - 1);
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t cellY(double y) const {
+    return math::clamp(std::int64_t((y - ymin) / side), std::int64_t(0), ch - 1);
   }
 };
 
@@ -197,6 +202,17 @@ class Mobility {
       invalidArgument(who_, "restore: the carry's motion has " + std::to_string(values.size()) +
                                 " values, this simulation's " + std::to_string(state_.size()));
     }
+    const auto n = static_cast<std::size_t>(devices_);
+    for (std::size_t d = 0; d < n; ++d) {
+      for (const std::size_t r : {std::size_t(0), std::size_t(4)}) {  // where it is, where it was built
+        const double x = values[r * n + d], y = values[(r + 1) * n + d];
+        if (!(x >= motion_.xmin && x <= motion_.xmax && y >= motion_.ymin && y <= motion_.ymax)) {
+          invalidArgument(who_, "restore: the carry's motion puts device " + std::to_string(d) +
+                                    " at (" + numberText(x) + ", " + numberText(y) +
+                                    "), outside the area " + areaText());
+        }
+      }
+    }
     Kokkos::deep_copy(state_, Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                                   values.data(), kStateRows, static_cast<std::size_t>(devices_)));
     build();
@@ -289,27 +305,29 @@ class Mobility {
     current_ = 1 - current_;
     const int c = current_;
     const auto state = state_;
-    const std::int64_t n = devices_, cw = cw_, ch = ch_;
-    const double xmin = motion_.xmin, ymin = motion_.ymin, side = side_;
-    const double r2 = motion_.radius * motion_.radius;
+    const std::int64_t n = devices_;
+    const Around<Memory> around{cellStart_, memberX_, memberY_, motion_.xmin, motion_.ymin,
+                                side_, motion_.radius * motion_.radius, cw_, ch_};
+    const double r2 = around.r2;
+    const std::int64_t cells = cw_ * ch_;
     const auto cellStart = cellStart_, cellFill = cellFill_, cellOf = cellOf_;
     const auto members = members_;
     const auto mx = memberX_, my = memberY_;
     const auto offsets = offsets_[c];
+    const auto degree = cellOf_;  // free once the members are placed
     using Range = Kokkos::RangePolicy<ExecSpace>;
     Kokkos::deep_copy(space_, cellFill, 0);
     Kokkos::parallel_for(
         "kfield::mobility::cells", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
-          const std::int64_t cx = math::clamp(std::int64_t((state(4, d) - xmin) / side), std::int64_t(0), cw - 1);
-          const std::int64_t cy = math::clamp(std::int64_t((state(5, d) - ymin) / side), std::int64_t(0), ch - 1);
-          cellOf(d) = cy * cw + cx;
-          Kokkos::atomic_increment(&cellFill(cy * cw + cx));
+          const std::int64_t cell = around.cellY(state(5, d)) * around.cw + around.cellX(state(4, d));
+          cellOf(d) = cell;
+          Kokkos::atomic_increment(&cellFill(cell));
         });
     Kokkos::parallel_scan(
-        "kfield::mobility::cell_starts", Range(space_, 0, cw * ch + 1),
+        "kfield::mobility::cell_starts", Range(space_, 0, cells + 1),
         KOKKOS_LAMBDA(std::int64_t k, std::int64_t & sum, bool last) {
           if (last) cellStart(k) = sum;
-          if (k < cw * ch) sum += cellFill(k);
+          if (k < cells) sum += cellFill(k);
         });
     Kokkos::deep_copy(space_, cellFill, 0);
     Kokkos::parallel_for(
@@ -318,15 +336,18 @@ class Mobility {
           members(k) = std::int32_t(d);
           mx(k) = state(4, d), my(k) = state(5, d);
         });
-    const Around<Memory> around{state, cellOf, cellStart, members, mx, my, cw, ch, r2};
+    // In cell order, so that neighboring work items scan the same cells.
+    Kokkos::parallel_for(
+        "kfield::mobility::degrees", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t k) {
+          std::int64_t count = 0;
+          around(k, [&](std::int64_t, double d2) { count += d2 <= r2 ? 1 : 0; });
+          degree(members(k)) = count;  // the device itself included
+        });
     Kokkos::parallel_scan(
-        "kfield::mobility::degrees", Range(space_, 0, n + 1),
+        "kfield::mobility::offsets", Range(space_, 0, n + 1),
         KOKKOS_LAMBDA(std::int64_t d, std::int64_t & sum, bool last) {
           if (last) offsets(d) = sum;
-          if (d == n) return;
-          std::int64_t degree = 1;
-          around(d, [&](std::int64_t) { ++degree; });
-          sum += degree;
+          if (d < n) sum += degree(d);
         });
     std::int64_t entries = 0;
     Kokkos::deep_copy(space_, entries, Kokkos::subview(offsets, n));
@@ -334,30 +355,43 @@ class Mobility {
     reserve(c, entries);
     entries_[c] = entries;
     const auto neighbors = neighbors_[c];
+    const auto lengths = withLengths_ ? lengths_[c] : Values();
+    const bool withLengths = withLengths_;
     Kokkos::parallel_for(
-        "kfield::mobility::rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
-          const std::int64_t begin = offsets(d), end = offsets(d + 1);
-          std::int64_t at = begin;
-          neighbors(at++) = std::int32_t(d);
-          around(d, [&](std::int64_t k) { neighbors(at++) = members(k); });
-          for (std::int64_t i = begin + 1; i < end; ++i) {  // insertion sort: rows are short
-            const std::int32_t v = neighbors(i);
-            std::int64_t j = i;
-            for (; j > begin && neighbors(j - 1) > v; --j) neighbors(j) = neighbors(j - 1);
-            neighbors(j) = v;
+        "kfield::mobility::rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t k) {
+          const std::int64_t d = members(k), begin = offsets(d), size = offsets(d + 1) - begin;
+          constexpr int kLocal = 63;
+          if (size <= kLocal) {
+            // A short row is gathered here (a write per candidate, kept or not) as (id, slot)
+            // keys, sorted, and written out with its lengths.
+            std::uint64_t keys[kLocal + 1];
+            double d2s[kLocal + 1];
+            std::int64_t at = 0;
+            around(k, [&](std::int64_t i, double d2) {
+              keys[at] = std::uint64_t(members(i)) << 32 | std::uint64_t(at);
+              d2s[at] = d2;
+              at += d2 <= r2 ? 1 : 0;
+            });
+            sortRow(keys, size);
+            for (std::int64_t i = 0; i < size; ++i) {
+              neighbors(begin + i) = std::int32_t(keys[i] >> 32);
+              // Network::lengths' expression, sqrt(dx * dx + dy * dy): 0 for the device itself.
+              if (withLengths) lengths(begin + i) = math::sqrt(d2s[keys[i] & 0xffffffffu]);
+            }
+            return;
+          }
+          std::int32_t* ids = &neighbors(begin);
+          std::int64_t at = 0;
+          around(k, [&](std::int64_t i, double d2) {
+            if (d2 <= r2) ids[at++] = members(i);
+          });
+          sortRow(ids, size);
+          for (std::int64_t i = 0; withLengths && i < size; ++i) {
+            const std::int64_t j = ids[i];
+            const double dx = state(4, j) - state(4, d), dy = state(5, j) - state(5, d);
+            lengths(begin + i) = math::sqrt(dx * dx + dy * dy);
           }
         });
-    if (withLengths_) {
-      const auto lengths = lengths_[c];
-      Kokkos::parallel_for(
-          "kfield::mobility::lengths", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
-            for (std::int64_t k = offsets(d); k < offsets(d + 1); ++k) {
-              const std::int64_t j = neighbors(k);
-              const double dx = state(4, j) - state(4, d), dy = state(5, j) - state(5, d);
-              lengths(k) = j == d ? 0.0 : math::sqrt(dx * dx + dy * dy);
-            }
-          });
-    }
     if (withReverse_) {
       const auto reverse = reverse_[c];
       Kokkos::parallel_for(
@@ -372,6 +406,17 @@ class Mobility {
               reverse(k) = lo;
             }
           });
+    }
+  }
+
+  // Insertion sort: rows are short.
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static void sortRow(T* row, std::int64_t size) {
+    for (std::int64_t i = 1; i < size; ++i) {
+      const T v = row[i];
+      std::int64_t j = i;
+      for (; j > 0 && row[j - 1] > v; --j) row[j] = row[j - 1];
+      row[j] = v;
     }
   }
 
