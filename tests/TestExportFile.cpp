@@ -8,10 +8,14 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <kfield/Random.hpp>
+#include <kfield/field/Programs.hpp>
 #include <kfield/io/Export.hpp>
+#include <kfield/io/Restart.hpp>
+#include <kfield/sim/Simulation.hpp>
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -111,6 +115,84 @@ TEST(ExportFile, SnapshotChunksAreWhatHdf5sFiltersStore) {
       H5Dclose(mine);
     });
   }
+}
+
+// /restart of a moving run on a schedule keeps the motion and the schedule: loading it gives
+// the carry back; a damaged attribute is refused naming the file and the attribute.
+TEST(ExportFile, RestartKeepsTheMotionAndTheSchedule) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  TempFolder dir;
+  const Network net = Network::randomGeometric(300, 1.5, 2);
+  const TracedProgram program = lib::findProgram("hop-gradient")->build(net, {});
+  Motion motion;
+  motion.model = Motion::Model::Straight, motion.speed = 0.25, motion.radius = 1.5;
+  motion.rebuildEvery = 2, motion.seed = 11;
+  const Schedule schedule{1.0, 0.5, 4};
+  BasicSimulation<Space> sim(program, net, 2, schedule, motion);
+  sim.sensor("source").set(0, true);
+  sim.run(5);
+  const SimulationCarry carry = sim.carry();
+  const std::string path = dir / "moving.h5";
+  {
+    io::SimulationExport out(path, net, "hop-gradient", 2);
+    out.append(5, sim.output());
+    out.restart(program, carry);
+    out.finish();
+  }
+  const SimulationCarry back = io::loadRestart(path, program, net, 2);
+  ASSERT_TRUE(back.motion && back.schedule);
+  EXPECT_EQ(*back.motion, *carry.motion);
+  EXPECT_EQ(*back.schedule, *carry.schedule);
+  EXPECT_EQ(back.motionState, carry.motionState);
+  BasicSimulation<Space> resumed(program, net, 2, schedule, motion);
+  resumed.sensor("source").set(0, true);
+  resumed.restore(back);
+  resumed.run(3), sim.run(3);
+  const HostPlane a = sim.output(), b = resumed.output();
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a.data()[i], b.data()[i]) << i;
+
+  auto damaged = [&](const char* name, auto write) {
+    const std::string copy = dir / (std::string(name) + ".h5");
+    std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
+    editFile(copy, [&](hid_t f) {
+      const hid_t g = H5Gopen2(f, "/restart", H5P_DEFAULT);
+      H5Adelete(g, name);
+      write(g, name);
+      H5Gclose(g);
+    });
+    return errorOf([&] { io::loadRestart(copy, program, net, 2); });
+  };
+  auto text = [](const char* value) {
+    return [value](hid_t g, const char* name) {
+      const hid_t type = H5Tcopy(H5T_C_S1);
+      H5Tset_size(type, std::strlen(value));
+      const hid_t space = H5Screate(H5S_SCALAR);
+      const hid_t a = H5Acreate2(g, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+      H5Awrite(a, type, value);
+      H5Aclose(a), H5Sclose(space), H5Tclose(type);
+    };
+  };
+  auto number = [](double value) {
+    return [value](hid_t g, const char* name) {
+      const hid_t space = H5Screate(H5S_SCALAR);
+      const hid_t a = H5Acreate2(g, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+      H5Awrite(a, H5T_NATIVE_DOUBLE, &value);
+      H5Aclose(a), H5Sclose(space);
+    };
+  };
+  const std::string at = dir / "";
+  EXPECT_NE(damaged("motion_model", text("fly")).find("motion_model is 'fly', not straight, waypoint or velocity"),
+            std::string::npos);
+  EXPECT_NE(damaged("motion_seed", text("-3")).find("motion_seed is '-3', not a whole number in [0, 2^64)"),
+            std::string::npos);
+  EXPECT_NE(damaged("motion_radius", number(-1.0)).find("motion: radius must be a finite number > 0, got -1"),
+            std::string::npos);
+  EXPECT_NE(damaged("schedule_jitter", number(3.0)).find("schedule: jitter must be in [0, period] = [0, 1], got 3"),
+            std::string::npos);
+  EXPECT_NE(damaged("schedule_seed", text("x")).find("schedule_seed is 'x', not a whole number in [0, 2^64)"),
+            std::string::npos);
+  const std::string error = damaged("motion_model", text("fly"));
+  EXPECT_EQ(error.rfind("kfield::io: " + at, 0), 0u) << error;
 }
 
 }  // namespace

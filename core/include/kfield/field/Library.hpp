@@ -186,6 +186,56 @@ inline Field<double> decay(Program& p, const Field<double>& value, double factor
       "decay", [&] { return p.remember(value, [&](Field<double> v) { return v * factor; }); });
 }
 
+// T in time: what is left of `duration` since the device's first round (firing), held at 0;
+// it counts down by the time between rounds, so it runs on a device's own clock.
+inline Field<double> countdown(Program& p, double duration) {
+  return p.aggregate("countdown", [&] {
+    return p.remember(duration, [&](Field<double> t) { return max(t - p.deltaTime(), p.constant(0.0)); });
+  });
+}
+
+// T in time: value from the device's first round, decaying as exp(-rate x the time since).
+inline Field<double> decayInTime(Program& p, const Field<double>& value, double rate) {
+  return p.aggregate("decayInTime", [&] {
+    return p.remember(value, [&](Field<double> v) { return v * exp(p.deltaTime() * -rate); });
+  });
+}
+
+// A clock the devices share (FCPP's shared_clock): each round a device takes its own clock,
+// advanced by the time since its last round, or a neighbor's, advanced by how old the
+// neighbor's message is, whichever is later. It starts at 0 at a device's first round; once
+// the network is connected long enough, every device reads the time since the first device
+// started. In synchronous rounds it is the round number.
+inline Field<double> sharedClock(Program& p) {
+  return p.aggregate("sharedClock", [&] {
+    return p.share(0.0, [&](const NbrField<double>& c) {
+      return max(c.self() + p.deltaTime(), (c + p.nbrLag()).excludeSelf().max());
+    });
+  });
+}
+
+// G for changing networks: the bounded-information-speed gradient (BIS, Audrito, Damiani and
+// Viroli, 2018). A device keeps its distance estimate and the age of the information it rests
+// on; a neighbor's candidate is (max(its distance + edge length, speed x its age + lag), its
+// age + lag), and the device takes the lexicographically least (sources: (0, 0)). Information
+// that has travelled for t counts as at least speed x t away, so where a source fails the
+// estimates rise at least at `speed` instead of by one edge length per round. speed: at most
+// the network's information speed (radius / period) for estimates that converge to the true
+// distances; 0 gives distanceGradient's distances.
+inline Field<double> bisGradient(Program& p, const Field<bool>& source, double speed) {
+  return p.aggregate("bisGradient", [&] {
+    const Field<Tuple<double, double>> none = p.tuple(p.constant(kInfinity), p.constant(0.0));
+    const auto estimate = p.share(none, [&](const NbrField<Tuple<double, double>>& n) {
+      const NbrField<double> age = get<1>(n) + p.nbrLag();
+      const NbrField<double> distance = max(get<0>(n) + p.edgeLength(), age * speed);
+      const auto best = p.tuple(distance, age).excludeSelf().min();
+      const auto here = p.tuple(p.constant(0.0), p.constant(0.0));
+      return p.mux(source, here, p.mux(get<0>(best) < kInfinity, best, none));
+    });
+    return get<0>(estimate);
+  });
+}
+
 // Gossip: the largest (smallest) value anywhere in the device's connected part of the network.
 inline Field<double> gossipMax(Program& p, const Field<double>& value) {
   return p.aggregate("gossipMax", [&] {
