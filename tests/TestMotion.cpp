@@ -4,6 +4,7 @@
 // across by a host reference of the rule), and the models move devices as they say.
 #include "ErrorOf.hpp"
 #include "TempFolder.hpp"
+#include "LibraryRuns.hpp"
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Program.hpp>
@@ -25,42 +26,11 @@ template <class Space>
 class Moving : public ::testing::Test {};
 TYPED_TEST_SUITE(Moving, Spaces, SpaceNames);
 
-bool sameBits(double a, double b) { return kfield::impl::bitsOf(a) == kfield::impl::bitsOf(b); }
-
-void expectSameBits(const HostPlane& a, const HostPlane& b, const std::string& what) {
-  ASSERT_EQ(a.extent(0), b.extent(0)) << what;
-  ASSERT_EQ(a.extent(1), b.extent(1)) << what;
-  for (std::size_t r = 0; r < a.extent(0); ++r) {
-    for (std::size_t s = 0; s < a.extent(1); ++s) {
-      ASSERT_TRUE(sameBits(a(r, s), b(r, s)))
-          << what << ": row " << r << ", sample " << s << ": " << a(r, s) << " vs " << b(r, s);
-    }
-  }
-}
-
 void expectSameNetwork(const Network& got, const Network& want, const std::string& what) {
   ASSERT_EQ(got.offsets(), want.offsets()) << what;
   ASSERT_EQ(got.neighbors(), want.neighbors()) << what;
   const std::vector<double> a = got.lengths(), b = want.lengths();
   for (std::size_t k = 0; k < a.size(); ++k) ASSERT_TRUE(sameBits(a[k], b[k])) << what << ": entry " << k;
-}
-
-template <class Sim>
-void setInputs(Sim& sim, const TracedProgram& program, std::int64_t devices, std::int64_t samples) {
-  for (const SensorInfo& sensor : program.sensors) {
-    for (std::int64_t s = 0; s < samples; ++s) {
-      for (std::int64_t d = 0; d < devices; ++d) {
-        const std::int64_t v = (d * 7 + s * 3) % 11;
-        const double x = sensor.type == SensorType::Bool  ? double(v == 0)
-                         : sensor.type == SensorType::Int ? double(v)
-                                                          : 0.25 * double(v) + 0.5;
-        sim.sensor(sensor.name).set(d, s, x);
-      }
-    }
-  }
-  for (const ParameterInfo& parameter : program.parameters) {
-    sim.parameter(parameter.name, std::vector<double>(std::size_t(parameter.width), 1.25));
-  }
 }
 
 // The rule for an exchange's messages when neighborhoods change, on the host: what device d

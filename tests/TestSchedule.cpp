@@ -4,6 +4,7 @@
 // the clock reads what the schedule says.
 #include "ErrorOf.hpp"
 #include "FieldReference.hpp"
+#include "LibraryRuns.hpp"
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
@@ -29,27 +30,6 @@ TYPED_TEST_SUITE(Scheduled, Spaces, SpaceNames);
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-bool sameBits(double a, double b) { return kfield::impl::bitsOf(a) == kfield::impl::bitsOf(b); }
-
-// Every sensor and parameter of a program set, differently per sample.
-template <class Sim>
-void setInputs(Sim& sim, const TracedProgram& program, std::int64_t devices, std::int64_t samples) {
-  for (const SensorInfo& sensor : program.sensors) {
-    for (std::int64_t s = 0; s < samples; ++s) {
-      for (std::int64_t d = 0; d < devices; ++d) {
-        const std::int64_t v = (d * 7 + s * 3) % 11;
-        const double x = sensor.type == SensorType::Bool  ? double(v == 0)
-                         : sensor.type == SensorType::Int ? double(v)
-                                                          : 0.25 * double(v) + 0.5;
-        sim.sensor(sensor.name).set(d, s, x);
-      }
-    }
-  }
-  for (const ParameterInfo& parameter : program.parameters) {
-    sim.parameter(parameter.name, std::vector<double>(std::size_t(parameter.width), 1.25));
-  }
-}
-
 template <class Space>
 HostPlane synchronousOutput(const TracedProgram& program, const Network& net, std::int64_t samples,
                             const std::vector<std::vector<std::int64_t>>& runs,
@@ -65,17 +45,6 @@ HostPlane synchronousOutput(const TracedProgram& program, const Network& net, st
   }
   BasicSimulation<Space> sim(program, net, samples);
   return go(sim);
-}
-
-void expectSameBits(const HostPlane& a, const HostPlane& b, const std::string& what) {
-  ASSERT_EQ(a.extent(0), b.extent(0)) << what;
-  ASSERT_EQ(a.extent(1), b.extent(1)) << what;
-  for (std::size_t r = 0; r < a.extent(0); ++r) {
-    for (std::size_t s = 0; s < a.extent(1); ++s) {
-      ASSERT_TRUE(sameBits(a(r, s), b(r, s)))
-          << what << ": row " << r << ", sample " << s << ": " << a(r, s) << " vs " << b(r, s);
-    }
-  }
 }
 
 // Period 1, no jitter: every device fires at 0, 1, 2, ... together, as synchronous rounds.

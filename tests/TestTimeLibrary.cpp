@@ -2,6 +2,7 @@
 // shared clock, and the BIS gradient, in synchronous rounds (closed forms, a host reference of
 // every round, bit for bit) and on schedules (the time the schedule says).
 #include "FieldReference.hpp"
+#include "LibraryRuns.hpp"
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
@@ -24,8 +25,6 @@ class TimeLibrary : public ::testing::Test {};
 TYPED_TEST_SUITE(TimeLibrary, Spaces, SpaceNames);
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-bool sameBits(double a, double b) { return kfield::impl::bitsOf(a) == kfield::impl::bitsOf(b); }
 
 TracedProgram clocks() {
   return trace([](Program& p) {
