@@ -321,7 +321,7 @@ class Mobility {
         "kfield::mobility::cells", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
           const std::int64_t cell = around.cellY(state(5, d)) * around.cw + around.cellX(state(4, d));
           cellOf(d) = cell;
-          Kokkos::atomic_increment(&cellFill(cell));
+          Kokkos::atomic_fetch_add(&cellFill(cell), std::int64_t(1));
         });
     Kokkos::parallel_scan(
         "kfield::mobility::cell_starts", Range(space_, 0, cells + 1),
