@@ -154,6 +154,22 @@ const std::vector<LibraryProgram>& programs() {
            return collectWeighted(p, distance, radius, value(p));
          });
        }},
+      {"bis-gradient",
+       "distance to the nearest source, healing at the network's information speed (BIS; "
+       "speed: the longest edge per unit of time)",
+       {"source"},
+       {},
+       [](const Network& net, const ProgramSettings&) {
+         const double speed = longestEdge(net);
+         return traced("bis-gradient", [speed](Program& p) { return bisGradient(p, source(p), speed); });
+       }},
+      {"shared-clock",
+       "a clock the devices share: the time since the first device started (FCPP's shared_clock)",
+       {},
+       {},
+       [](const Network&, const ProgramSettings&) {
+         return traced("shared-clock", [](Program& p) { return sharedClock(p); });
+       }},
   };
   return table;
 }
