@@ -399,9 +399,9 @@ int runProgram(const RunOptions& o) {
       throw UserError(e.what());
     }
   }
-  if (!o.move.empty()) options.motion = motionOf(o);
   requireSpace(o.space);
-  const Network net = io::networkFromSpec(o.network);
+  const Network net = io::networkFromSpec(o.network);  // first: --move's range may come from it
+  if (!o.move.empty()) options.motion = motionOf(o);
   const std::int64_t n = net.devices();
   std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
   for (const Failure& f : failures) {
