@@ -2,6 +2,7 @@
 
 #include "kfield/impl/Bits.hpp"
 #include "kfield/impl/Errors.hpp"
+#include "kfield/impl/MpiCheck.hpp"
 #include "kfield/learn/Partition.hpp"
 
 #include <string>
@@ -13,15 +14,7 @@ namespace {
 constexpr const char* kWho = "kfield::OwnerPlacement";
 
 #if KFIELD_ENABLE_MPI
-void check(int rc, const char* call) {
-  if (rc != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, text, &len);
-    impl::runtimeError(
-        kWho, std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(len)));
-  }
-}
+void check(int rc, const char* call) { impl::mpiCheck(kWho, rc, call); }
 #endif
 
 // Partials as little-endian words: n, begin, end, width, node count, (level, index) per node,

@@ -7,6 +7,7 @@
 #define KFIELD_LEARN_OWNERPLACEMENT_HPP
 
 #include "kfield/Config.hpp"
+#include "kfield/IndexRange.hpp"
 #include "kfield/sum/Partials.hpp"
 
 #if KFIELD_ENABLE_MPI
@@ -18,11 +19,6 @@
 #include <vector>
 
 namespace kfield {
-
-struct IndexRange {
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
-};
 
 class OwnerPlacement {
  public:

@@ -17,6 +17,9 @@ struct NetworkView {
   // Entry k (device d hears j): the entry of j's row that holds d (Network::reverseEntries);
   // only for programs that exchange.
   Kokkos::View<const std::int64_t*, MemorySpace> reverse;
+  // Each device's id in the whole network when this is one part of it (NetworkPart.hpp);
+  // empty: device i is id i.
+  Kokkos::View<const std::int64_t*, MemorySpace> ids;
 };
 
 }  // namespace kfield

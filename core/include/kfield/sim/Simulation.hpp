@@ -3,6 +3,7 @@
 #ifndef KFIELD_SIM_SIMULATION_HPP
 #define KFIELD_SIM_SIMULATION_HPP
 
+#include "kfield/IndexRange.hpp"
 #include "kfield/Plane.hpp"
 #include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/backends/Tuning.hpp"
@@ -17,6 +18,7 @@
 #include "kfield/sim/SimulationCarry.hpp"
 #include "kfield/sim/impl/Asynchronous.hpp"
 #include "kfield/sim/impl/Mobility.hpp"
+#include "kfield/sim/impl/PlaneExchange.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 #include "kfield/sim/impl/RoundScratch.hpp"
@@ -28,6 +30,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -41,6 +44,8 @@ namespace diff::impl {
 template <class ExecSpace>
 struct Pass;
 }
+template <class ExecSpace>
+class BasicDistributedSimulation;
 
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class BasicSimulation {
@@ -161,6 +166,17 @@ class BasicSimulation {
     impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "sample", sample, samples_);
     sensorAt(index, device, sample) = impl::sensorValue(kWho, sensor, device, value);
   }
+  // Network::reverseEntries, refused as a program that exchanges sees it.
+  static std::vector<std::int64_t> reverseEntries(const TracedProgram& program, const Network& network) {
+    try {
+      return network.reverseEntries();
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();  // "kfield::Network: network '...': ..."
+      impl::invalidArgument(kWho, "program '" + program.name +
+                                      "' exchanges values with its neighbors, which needs a "
+                                      "symmetric network; " + what.substr(what.find(": ") + 2));
+    }
+  }
   static void checkRounds(std::int64_t rounds) {
     if (rounds < 0)
       impl::invalidArgument(kWho, "rounds must be >= 0, got " + std::to_string(rounds));
@@ -187,6 +203,12 @@ class BasicSimulation {
   Kokkos::View<double*, Memory> spillBuffer(const impl::RoundScratch& plan);
   template <class>
   friend struct diff::impl::Pass;  // the reversal runs rounds on a tape and restores the carry
+  // One part of a distributed network: rounds compute the devices `active_` (the part's own),
+  // and `exchange_` brings the ghosts' exports in before each and makes the parts agree.
+  template <class>
+  friend class BasicDistributedSimulation;
+  IndexRange active_;
+  std::shared_ptr<impl::PlaneExchange<Memory>> exchange_;
 
   TracedProgram program_;
   ExecSpace space_;
@@ -240,6 +262,7 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
       devices_(network.devices()),
       samples_(samples),
       network_(network) {
+  active_ = {0, devices_};
   if (samples < 1) {
     impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
   }
@@ -280,16 +303,7 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
     net_ = network_.on<Memory>(readsLengths);
   }
   if (program_.edgePlanes > 0 && !mobility_) {  // what a neighbor sent a device is at its entry for the device
-    std::vector<std::int64_t> reverse;
-    try {
-      reverse = network_.reverseEntries();
-    } catch (const std::invalid_argument& e) {
-      const std::string what = e.what();  // "kfield::Network: network '...': ..."
-      impl::invalidArgument(kWho, "program '" + program_.name +
-                                      "' exchanges values with its neighbors, which needs a "
-                                      "symmetric network; " + what.substr(what.find(": ") + 2));
-    }
-    net_.reverse = impl::upload<Memory>(reverse, "kfield::network::reverse");
+    net_.reverse = impl::upload<Memory>(reverseEntries(program_, network_), "kfield::network::reverse");
   }
   ops_ = impl::upload<Memory>(program_.ops, "kfield::sim::ops");
   entries_ = impl::upload<Memory>(program_.entries, "kfield::sim::entries");
@@ -442,8 +456,10 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   k.opCount = static_cast<int>(program_.ops.size());
   using Tuning = RoundTuning<ExecSpace>;
   const std::int64_t teamSize = Tuning::teamSize();
+  k.firstDevice = active_.begin;
+  k.endDevice = active_.end;
   const impl::RoundScratch plan = impl::planRoundScratch(
-      k.slots, live, devices_, Tuning::kTileElements,
+      k.slots, live, active_.size(), Tuning::kTileElements,
       tape.extent(0) > 0 ? impl::kSaturated : impl::roundScratchLimit(Tuning::scratchLimit()),
       std::max<std::int64_t>(1, static_cast<std::int64_t>(space_.concurrency()) / teamSize));
   k.tileDevices = plan.tileDevices;
@@ -460,6 +476,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     back(planes_.presencePrev, planes_.presenceNow);
     swapped = 0;
   }
+  if (exchange_) exchange_->beforeRound(planes_, live);
   auto freshHost = Kokkos::create_mirror_view(fresh_);
   auto roundOfHost = Kokkos::create_mirror_view(roundOf_);
   k.anyFresh = false;
@@ -482,9 +499,11 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     Kokkos::deep_copy(space_, overflow_, std::numeric_limits<std::int64_t>::max());
     k.overflow = overflow_;
   }
-  Kokkos::TeamPolicy<ExecSpace> policy(space_, plan.teams, teamSize);
-  Kokkos::parallel_for("kfield::sim::round",
-                       policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
+  if (active_.size() > 0) {
+    Kokkos::TeamPolicy<ExecSpace> policy(space_, plan.teams, teamSize);
+    Kokkos::parallel_for("kfield::sim::round",
+                         policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
+  }
   planes_.endRound();
   for (std::int64_t p = 0; !schedule_ && p < live; ++p) ++roundsDone_[sampleAt_[p]];
   for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
@@ -496,10 +515,15 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::checkOverflow(std::int64_t live) const {
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), overflow_);
+  std::vector<std::int64_t> first(host.extent(0));
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    first[i] = host(i) == std::numeric_limits<std::int64_t>::max() ? -1 : host(i);
+  }
+  if (exchange_) exchange_->combineFirst(first);  // global ids, agreed by every part
   for (std::size_t i = 0; i < program_.spawns.size(); ++i) {
     for (std::int64_t p = 0; p < live; ++p) {
-      const std::int64_t d = host(i * static_cast<std::size_t>(samples_) + static_cast<std::size_t>(p));
-      if (d == std::numeric_limits<std::int64_t>::max()) continue;
+      const std::int64_t d = first[i * static_cast<std::size_t>(samples_) + static_cast<std::size_t>(p)];
+      if (d < 0) continue;
       const SpawnInfo& spawn = program_.spawns[i];
       const std::int64_t sample = sampleAt_[p];
       std::string when = "in round " + std::to_string(roundsDone_[sample]);
@@ -700,6 +724,7 @@ std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_
   for (std::int64_t k = 0; k < maxRounds && live > 0; ++k) {
     Kokkos::deep_copy(space_, changed_, 0);
     round(live, true);
+    if (exchange_) exchange_->combineChanged(changed_, live);
     auto changed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), changed_);
     std::vector<std::int64_t> going, stopping;
     for (std::int64_t p = 0; p < live; ++p) {

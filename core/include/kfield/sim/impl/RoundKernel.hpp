@@ -60,6 +60,9 @@ struct RoundKernel {
   // in team scratch (RoundScratch.hpp).
   Kokkos::View<double*, Memory> spill;
   std::int64_t devices = 0;
+  // The devices a round computes: [firstDevice, endDevice), all of them when endDevice < 0
+  // (one part of a distributed network computes its own, not its ghosts).
+  std::int64_t firstDevice = 0, endDevice = -1;
   std::int64_t live = 0;  // samples taking this round: positions [0, live)
   std::int64_t tileDevices = 1;
   std::int64_t tiles = 0;  // a team walks tiles league_rank, + league_size, ...
@@ -80,8 +83,9 @@ struct RoundKernel {
                       ? spill.data() + std::size_t(team.league_rank()) * tileValues()
                       : static_cast<double*>(team.team_scratch(0).get_shmem(scratchBytes()));
     for (std::int64_t tile = team.league_rank(); tile < tiles; tile += team.league_size()) {
-      const std::int64_t first = tile * tileDevices;
-      const std::int64_t count = (devices - first < tileDevices ? devices - first : tileDevices);
+      const std::int64_t end = endDevice < 0 ? devices : endDevice;
+      const std::int64_t first = firstDevice + tile * tileDevices;
+      const std::int64_t count = (end - first < tileDevices ? end - first : tileDevices);
       const std::int64_t stride = taped ? devices * live : tileDevices * live;
       double* scratch = taped ? tape.data() + first * live : own;
       for (int i = 0; i < opCount; ++i) {
@@ -325,7 +329,9 @@ struct RoundKernel {
         return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { out[e] = sensor(d, s); });
       }
       case OpCode::Uid:
-        return each([&](std::int64_t d, std::int64_t, std::int64_t e) { out[e] = double(d); });
+        return each([&](std::int64_t d, std::int64_t, std::int64_t e) {
+          out[e] = net.ids.extent(0) > 0 ? double(net.ids(d)) : double(d);
+        });
       case OpCode::Time:
       case OpCode::DeltaTime: {
         const bool delta = op.code == OpCode::DeltaTime;

@@ -1,0 +1,36 @@
+// What one rank of a distributed simulation holds of a network: the devices it owns, the
+// ghosts they hear (devices owned elsewhere), and the rows among them, numbered locally in
+// global id order, so every owned row lists its neighbors in the whole network's fold order.
+#ifndef KFIELD_NET_NETWORKPART_HPP
+#define KFIELD_NET_NETWORKPART_HPP
+
+#include "kfield/IndexRange.hpp"
+#include "kfield/net/Network.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace kfield {
+
+struct NetworkPart {
+  // Local devices: the ghosts below the owned run, the owned ones, the ghosts above. An owned
+  // device's row is its whole row; a ghost's row holds itself and the owned devices that hear
+  // it (where what it sends them arrives). A part that owns no device holds one local device
+  // that no round computes.
+  Network network;
+  std::vector<std::int64_t> ids;  // local device -> global id, ascending
+  IndexRange owned;               // the owned devices' local indices
+  IndexRange ownedIds;            // and their global ids
+  std::int64_t devices = 0;       // in the whole network
+  std::int64_t entries = 0;       // in the whole network
+
+  // Devices [owned.begin, owned.end) of `whole`.
+  static NetworkPart of(const Network& whole, IndexRange owned);
+
+  // The local index of a global id, or -1 when this part does not hold it.
+  std::int64_t localOf(std::int64_t id) const;
+};
+
+}  // namespace kfield
+
+#endif

@@ -1,0 +1,165 @@
+// The halo of one part of a distributed network (NetworkPart.hpp): before each round, the rows
+// of the last round's exports that other parts' devices hear are sent to them, and the ghosts'
+// rows arrive from their owners, by non-blocking point-to-point messages between the parts that
+// share edges. Rows travel in a fixed order (export planes, then exchanges' messages, then
+// presence keys; devices and entries ascending), so a part receives exactly what its owner wrote.
+#ifndef KFIELD_SIM_IMPL_HALO_HPP
+#define KFIELD_SIM_IMPL_HALO_HPP
+
+#include "kfield/Config.hpp"
+
+#if KFIELD_ENABLE_MPI
+#include "kfield/impl/Errors.hpp"
+#include "kfield/impl/MpiCheck.hpp"
+#include "kfield/impl/Sizes.hpp"
+#include "kfield/impl/Upload.hpp"
+#include "kfield/net/DevicePartition.hpp"
+#include "kfield/net/NetworkPart.hpp"
+#include "kfield/sim/impl/PlaneExchange.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <climits>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kfield::impl {
+
+// The rows one part exchanges with the others, as plane rows: r >= 0 is row r of the exports
+// plane, r < 0 row -r - 1 of the presence plane.
+struct HaloRows {
+  std::vector<int> peers;                    // ranks this part sends to or receives from
+  std::vector<std::int64_t> sendAt, recvAt;  // per peer: its first row in send / recv, then the end
+  std::vector<std::int64_t> send, recv;
+};
+
+// What the planes hold per device and entry: `exports` export rows of `devices` each, then
+// `edgePlanes` planes of `entries` messages from row `edgeRow`; presence keys mirror the export
+// rows when `keyed`.
+struct HaloLayout {
+  std::int64_t exports = 0, edgePlanes = 0, edgeRow = 0;
+  bool keyed = false;
+};
+
+HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI_Comm comm,
+                  const HaloLayout& layout);
+
+template <class ExecSpace>
+class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  static constexpr const char* kWho = "kfield::DistributedSimulation";
+
+  Halo(const NetworkPart& part, const DevicePartition& partition, MPI_Comm comm,
+       const HaloLayout& layout, std::int64_t samples, ExecSpace space)
+      : comm_(comm), space_(space), ids_(part.ids) {
+    rows_ = haloRows(part, partition, comm, layout);
+    send_ = impl::upload<Memory>(rows_.send, "kfield::halo::send_rows");
+    recv_ = impl::upload<Memory>(rows_.recv, "kfield::halo::recv_rows");
+    const auto values = [&](std::size_t rows) {
+      return static_cast<std::size_t>(impl::product({std::uint64_t(rows), std::uint64_t(samples)}));
+    };
+    sendValues_ = Kokkos::View<double*, Memory>("kfield::halo::send", values(rows_.send.size()));
+    recvValues_ = Kokkos::View<double*, Memory>("kfield::halo::recv", values(rows_.recv.size()));
+    sendHost_ = Kokkos::create_mirror_view(sendValues_);
+    recvHost_ = Kokkos::create_mirror_view(recvValues_);
+  }
+
+  // Bytes this part sends in one round of `live` samples.
+  std::uint64_t bytesPerRound(std::int64_t live) const {
+    return impl::product({std::uint64_t(rows_.send.size()), std::uint64_t(live), sizeof(double)});
+  }
+  std::int64_t peers() const { return static_cast<std::int64_t>(rows_.peers.size()); }
+
+  void beforeRound(const RoundPlanes<Memory>& planes, std::int64_t live) override {
+    if (rows_.peers.empty() || live == 0) return;
+    const Plane<Memory> exports = planes.exportsPrev, presence = planes.presencePrev;
+    const auto send = send_;
+    const auto sendValues = sendValues_;
+    Kokkos::parallel_for(
+        "kfield::halo::pack",
+        Kokkos::RangePolicy<ExecSpace>(space_, 0, std::int64_t(send.extent(0)) * live),
+        KOKKOS_LAMBDA(std::int64_t t) {
+          const std::int64_t r = send(t / live), s = t % live;
+          sendValues(t) = r >= 0 ? exports(r, s) : presence(-r - 1, s);
+        });
+    if (sendHost_.data() != sendValues_.data()) Kokkos::deep_copy(space_, sendHost_, sendValues_);
+    space_.fence();
+    std::vector<MPI_Request> requests;
+    requests.reserve(2 * rows_.peers.size());
+    for (std::size_t i = 0; i < rows_.peers.size(); ++i) {  // receives first: no unexpected messages
+      post(recvHost_.data(), rows_.recvAt[i], rows_.recvAt[i + 1], live, rows_.peers[i], false, requests);
+    }
+    for (std::size_t i = 0; i < rows_.peers.size(); ++i) {
+      post(sendHost_.data(), rows_.sendAt[i], rows_.sendAt[i + 1], live, rows_.peers[i], true, requests);
+    }
+    mpiCheck(kWho, MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+             "MPI_Waitall");
+    if (recvHost_.data() != recvValues_.data()) Kokkos::deep_copy(space_, recvValues_, recvHost_);
+    const auto recv = recv_;
+    const auto recvValues = recvValues_;
+    Kokkos::parallel_for(
+        "kfield::halo::unpack",
+        Kokkos::RangePolicy<ExecSpace>(space_, 0, std::int64_t(recv.extent(0)) * live),
+        KOKKOS_LAMBDA(std::int64_t t) {
+          const std::int64_t r = recv(t / live), s = t % live;
+          if (r >= 0) {
+            exports(r, s) = recvValues(t);
+          } else {
+            presence(-r - 1, s) = recvValues(t);
+          }
+        });
+  }
+
+  void combineChanged(const Kokkos::View<int*, Memory>& changed, std::int64_t live) override {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), changed);
+    mpiCheck(kWho, MPI_Allreduce(MPI_IN_PLACE, host.data(), static_cast<int>(live), MPI_INT, MPI_MAX, comm_),
+             "MPI_Allreduce");
+    Kokkos::deep_copy(changed, host);
+  }
+
+  void combineFirst(std::vector<std::int64_t>& devices) override {
+    constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+    for (std::int64_t& d : devices) d = d < 0 ? kNone : ids_[static_cast<std::size_t>(d)];
+    mpiCheck(kWho, MPI_Allreduce(MPI_IN_PLACE, devices.data(), static_cast<int>(devices.size()),
+                                 MPI_INT64_T, MPI_MIN, comm_),
+             "MPI_Allreduce");
+    for (std::int64_t& d : devices) d = d == kNone ? -1 : d;
+  }
+
+ private:
+  void post(double* values, std::int64_t begin, std::int64_t end, std::int64_t live, int peer,
+            bool sending, std::vector<MPI_Request>& requests) const {
+    if (end == begin) return;
+    const std::uint64_t count = impl::product({std::uint64_t(end - begin), std::uint64_t(live)});
+    if (count > std::uint64_t(INT_MAX)) {
+      impl::runtimeError(kWho, "a halo message of " + std::to_string(count) +
+                                   " values is more than one MPI message holds (2^31 - 1)");
+    }
+    MPI_Request request;
+    double* at = values + begin * live;
+    const int n = static_cast<int>(count);
+    mpiCheck(kWho,
+             sending ? MPI_Isend(at, n, MPI_DOUBLE, peer, kTag, comm_, &request)
+                     : MPI_Irecv(at, n, MPI_DOUBLE, peer, kTag, comm_, &request),
+             sending ? "MPI_Isend" : "MPI_Irecv");
+    requests.push_back(request);
+  }
+
+  static constexpr int kTag = 7411;
+  MPI_Comm comm_;
+  ExecSpace space_;
+  std::vector<std::int64_t> ids_;
+  HaloRows rows_;
+  Kokkos::View<std::int64_t*, Memory> send_, recv_;
+  Kokkos::View<double*, Memory> sendValues_, recvValues_;
+  typename Kokkos::View<double*, Memory>::HostMirror sendHost_, recvHost_;
+};
+
+}  // namespace kfield::impl
+
+#endif
+#endif

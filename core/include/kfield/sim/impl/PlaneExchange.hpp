@@ -1,0 +1,31 @@
+// What a simulation that runs one part of a distributed network (DistributedSimulation.hpp)
+// asks of the other parts: the exports its ghosts made, and agreement on what every part
+// decides alone (which samples changed, which device overflowed first).
+#ifndef KFIELD_SIM_IMPL_PLANEEXCHANGE_HPP
+#define KFIELD_SIM_IMPL_PLANEEXCHANGE_HPP
+
+#include "kfield/sim/impl/RoundPlanes.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace kfield::impl {
+
+template <class Memory>
+class PlaneExchange {
+ public:
+  virtual ~PlaneExchange() = default;
+  // Before a round: the ghosts' rows of the last round's exports (and their presence keys and
+  // messages) as their owners wrote them, for sample positions [0, live).
+  virtual void beforeRound(const RoundPlanes<Memory>& planes, std::int64_t live) = 0;
+  // After a round that tracked changes: a position changed when it changed in any part.
+  virtual void combineChanged(const Kokkos::View<int*, Memory>& changed, std::int64_t live) = 0;
+  // Per entry, a local device or -1: the smallest global id over every part (-1: none).
+  virtual void combineFirst(std::vector<std::int64_t>& devices) = 0;
+};
+
+}  // namespace kfield::impl
+
+#endif

@@ -1,0 +1,136 @@
+#include "kfield/sim/impl/Halo.hpp"
+
+#if KFIELD_ENABLE_MPI
+namespace kfield::impl {
+
+namespace {
+
+constexpr const char* kWho = "kfield::DistributedSimulation";
+
+std::vector<int> intCounts(const std::vector<std::vector<std::int64_t>>& lists, std::vector<int>& at) {
+  std::vector<int> counts(lists.size());
+  at.assign(lists.size(), 0);
+  std::int64_t total = 0;
+  for (std::size_t q = 0; q < lists.size(); ++q) {
+    at[q] = static_cast<int>(total);
+    total += static_cast<std::int64_t>(lists[q].size());
+    if (total > INT_MAX) runtimeError(kWho, "more than 2^31 - 1 ghosts in one part");
+    counts[q] = static_cast<int>(lists[q].size());
+  }
+  return counts;
+}
+
+// lists[q]: what this part sends part q; returns what each part q sent this one.
+std::vector<std::vector<std::int64_t>> allToAll(const std::vector<std::vector<std::int64_t>>& lists,
+                                                MPI_Comm comm) {
+  std::vector<int> sendAt, recvAt;
+  const std::vector<int> sendCounts = intCounts(lists, sendAt);
+  std::vector<int> recvCounts(lists.size());
+  mpiCheck(kWho, MPI_Alltoall(sendCounts.data(), 1, MPI_INT, recvCounts.data(), 1, MPI_INT, comm),
+           "MPI_Alltoall");
+  std::vector<std::vector<std::int64_t>> got(lists.size());
+  for (std::size_t q = 0; q < lists.size(); ++q) got[q].resize(static_cast<std::size_t>(recvCounts[q]));
+  const std::vector<int> check = intCounts(got, recvAt);
+  std::vector<std::int64_t> out, in;
+  for (const auto& l : lists) out.insert(out.end(), l.begin(), l.end());
+  in.resize(static_cast<std::size_t>(recvAt.empty() ? 0 : recvAt.back() + check.back()));
+  mpiCheck(kWho,
+           MPI_Alltoallv(out.data(), sendCounts.data(), sendAt.data(), MPI_INT64_T, in.data(),
+                         recvCounts.data(), recvAt.data(), MPI_INT64_T, comm),
+           "MPI_Alltoallv");
+  for (std::size_t q = 0; q < lists.size(); ++q) {
+    std::copy(in.begin() + recvAt[q], in.begin() + recvAt[q] + recvCounts[q], got[q].begin());
+  }
+  return got;
+}
+
+}  // namespace
+
+HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI_Comm comm,
+                  const HaloLayout& layout) {
+  int ranks = 0, rank = 0;
+  mpiCheck(kWho, MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  mpiCheck(kWho, MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  const auto& offsets = part.network.offsets();
+  const auto& neighbors = part.network.neighbors();
+  const std::int64_t local = part.network.devices(), entries = part.network.entries();
+  const auto owned = [&](std::int64_t i) { return i >= part.owned.begin && i < part.owned.end; };
+  const auto q = static_cast<std::size_t>(ranks);
+
+  // The ghosts, by owner; each owner learns which of its devices a part hears.
+  std::vector<std::vector<std::int64_t>> recvDevices(q), wanted(q);
+  for (std::int64_t i = 0; i < local && part.owned.size() > 0; ++i) {
+    if (owned(i)) continue;
+    const int owner = partition.ownerOf(part.ids[i]);
+    recvDevices[owner].push_back(i);
+    wanted[owner].push_back(part.ids[i]);
+  }
+  std::vector<std::vector<std::int64_t>> sendDevices = allToAll(wanted, comm);
+  for (std::size_t r = 0; r < q; ++r) {
+    for (std::int64_t& id : sendDevices[r]) {
+      const std::int64_t i = part.localOf(id);
+      if (i < 0 || !owned(i)) {
+        runtimeError(kWho, "part " + std::to_string(r) + " hears device " + std::to_string(id) +
+                               ", which part " + std::to_string(rank) + " does not own");
+      }
+      id = i;
+    }
+  }
+
+  // Messages of exchanges: a ghost's entries for the devices here (all of its row but itself),
+  // and a device's entries for ghosts of part r, both ascending.
+  std::vector<std::vector<std::int64_t>> recvEntries(q), sendEntries(q);
+  if (layout.edgePlanes > 0) {
+    for (std::size_t r = 0; r < q; ++r) {
+      for (std::int64_t i : recvDevices[r]) {
+        for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+          if (neighbors[k] != i) recvEntries[r].push_back(k);
+        }
+      }
+      for (std::int64_t g : sendDevices[r]) {
+        for (std::int64_t k = offsets[g]; k < offsets[g + 1]; ++k) {
+          const std::int64_t j = neighbors[k];
+          if (!owned(j) && partition.ownerOf(part.ids[j]) == static_cast<int>(r)) sendEntries[r].push_back(k);
+        }
+      }
+    }
+    std::vector<std::vector<std::int64_t>> counts(q);
+    for (std::size_t r = 0; r < q; ++r) counts[r] = {static_cast<std::int64_t>(sendEntries[r].size())};
+    const auto expected = allToAll(counts, comm);
+    for (std::size_t r = 0; r < q; ++r) {
+      if (expected[r][0] != static_cast<std::int64_t>(recvEntries[r].size())) {
+        runtimeError(kWho, "part " + std::to_string(r) + " sends " + std::to_string(expected[r][0]) +
+                               " messages to part " + std::to_string(rank) + ", which expects " +
+                               std::to_string(recvEntries[r].size()) + " (an asymmetric network)");
+      }
+    }
+  }
+
+  const auto addRows = [&](const std::vector<std::int64_t>& devices,
+                           const std::vector<std::int64_t>& messages, std::vector<std::int64_t>& rows) {
+    for (std::int64_t p = 0; p < layout.exports; ++p) {
+      for (std::int64_t d : devices) rows.push_back(p * local + d);
+    }
+    for (std::int64_t e = 0; e < layout.edgePlanes; ++e) {
+      for (std::int64_t k : messages) rows.push_back(layout.edgeRow + e * entries + k);
+    }
+    for (std::int64_t p = 0; layout.keyed && p < layout.exports; ++p) {
+      for (std::int64_t d : devices) rows.push_back(-(p * local + d) - 1);
+    }
+  };
+  HaloRows rows;
+  rows.sendAt.push_back(0);
+  rows.recvAt.push_back(0);
+  for (std::size_t r = 0; r < q; ++r) {
+    if (sendDevices[r].empty() && recvDevices[r].empty()) continue;
+    rows.peers.push_back(static_cast<int>(r));
+    addRows(sendDevices[r], sendEntries[r], rows.send);
+    addRows(recvDevices[r], recvEntries[r], rows.recv);
+    rows.sendAt.push_back(static_cast<std::int64_t>(rows.send.size()));
+    rows.recvAt.push_back(static_cast<std::int64_t>(rows.recv.size()));
+  }
+  return rows;
+}
+
+}  // namespace kfield::impl
+#endif

@@ -1,0 +1,163 @@
+// Simulations over the ranks of MPI_COMM_WORLD (ctest runs this binary under mpirun with 1 to
+// 4 ranks): every rank also runs the whole network in its own process, and the two must give
+// the same bits, whatever the partition.
+#include "ErrorOf.hpp"
+#include "LibraryRuns.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/field/Library.hpp>
+#include <kfield/field/Programs.hpp>
+#include <kfield/sim/DistributedSimulation.hpp>
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class Distributed : public ::testing::Test {};
+TYPED_TEST_SUITE(Distributed, Spaces, SpaceNames);
+
+int worldRanks() {
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  return ranks;
+}
+
+// Uneven parts, the first one empty (with one rank: the whole network).
+DevicePartition lopsided(std::int64_t devices, int ranks) {
+  std::vector<std::int64_t> bounds{0};
+  for (int r = 1; r < ranks; ++r) {
+    bounds.push_back(devices * (r - 1) * (r - 1) / ((ranks - 1) * (ranks - 1)));
+  }
+  bounds.push_back(devices);
+  return DevicePartition::fromBounds(bounds, devices);
+}
+
+template <class Space>
+HostPlane wholeOutput(const TracedProgram& program, const Network& net, std::int64_t samples,
+                      const std::vector<std::int64_t>& rounds) {
+  BasicSimulation<Space> sim(program, net, samples);
+  setInputs(sim, program, net.devices(), samples);
+  sim.run(rounds);
+  return sim.output();
+}
+
+template <class Space>
+void expectSameAsOneProcess(const TracedProgram& program, const Network& net,
+                            const std::optional<DevicePartition>& partition, const std::string& what) {
+  const std::int64_t samples = 3;
+  const std::vector<std::int64_t> rounds{12, 5, 9};  // samples stop at different rounds
+  const HostPlane expected = wholeOutput<Space>(program, net, samples, rounds);
+  BasicDistributedSimulation<Space> sim(program, net, samples, MPI_COMM_WORLD, partition);
+  setInputs(sim, program, net.devices(), samples);
+  sim.run(rounds);
+  const HostPlane gathered = sim.gatherOutput(0);
+  if (sim.rank() == 0) expectSameBits(gathered, expected, what + ", gathered");
+  // Every rank's own rows, as one process has them.
+  const HostPlane mine = sim.output();
+  const IndexRange owned = sim.owned();
+  const auto width = static_cast<std::int64_t>(program.outputWidth);
+  for (std::int64_t c = 0; c < width; ++c) {
+    for (std::int64_t i = 0; i < owned.size(); ++i) {
+      for (std::int64_t s = 0; s < samples; ++s) {
+        ASSERT_TRUE(sameBits(mine(c * owned.size() + i, s), expected(c * net.devices() + owned.begin + i, s)))
+            << what << ": device " << owned.begin + i << ", component " << c << ", sample " << s;
+      }
+    }
+  }
+  EXPECT_EQ(sim.rounds(), rounds) << what;
+}
+
+TYPED_TEST(Distributed, EveryLibraryProgramGivesTheBitsOfOneProcess) {
+  const int ranks = worldRanks();
+  for (const Network& net : {Network::grid(23, 17), Network::grid(12, 11, 8),
+                             Network::randomGeometric(300, 1.6, 4)}) {
+    for (const lib::LibraryProgram& entry : lib::programs()) {
+      const TracedProgram program = entry.build(net, {});
+      const std::string what = entry.name + " on " + net.description();
+      expectSameAsOneProcess<TypeParam>(program, net, std::nullopt, what + ", blocks");
+      expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), what + ", lopsided");
+    }
+  }
+}
+
+TYPED_TEST(Distributed, RunUntilStableStopsEverySampleWhereOneProcessDoes) {
+  const Network net = Network::randomGeometric(400, 1.5, 9);
+  const TracedProgram program = lib::findProgram("distance-gradient")->build(net, {});
+  BasicSimulation<TypeParam> whole(program, net, 4);
+  setInputs(whole, program, net.devices(), 4);
+  const std::vector<std::int64_t> expected = whole.runUntilStable(200);
+  BasicDistributedSimulation<TypeParam> sim(program, net, 4, MPI_COMM_WORLD,
+                                            lopsided(net.devices(), worldRanks()));
+  setInputs(sim, program, net.devices(), 4);
+  EXPECT_EQ(sim.runUntilStable(200), expected);
+  const HostPlane gathered = sim.gatherOutput(0);
+  if (sim.rank() == 0) expectSameBits(gathered, whole.output(), "runUntilStable");
+}
+
+// Devices 40 and up start a process each; in round 2 device 39 hears two (from 40 and 48), on
+// a rank other than the first. Every rank reports the first device over all ranks, as one
+// process does.
+TYPED_TEST(Distributed, ASpawnOverflowIsReportedAlikeOnEveryRank) {
+  const Network net = Network::grid(9, 7);
+  const TracedProgram program = trace(
+      [](Program& p) {
+        const Field<int> id = p.uid();
+        const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
+        const Field<int> launch = p.mux(round == 1 && id >= 40, id, p.constant(-1));
+        return toDouble(p.spawn<double>(launch, 1, [&](const Field<int>& key) {
+          return std::make_pair(lib::hopGradient(p, id == key), round < 5);
+        }).count());
+      },
+      "keys-from-40");
+  BasicSimulation<TypeParam> whole(program, net, 1);
+  const std::string expected = errorOf([&] { whole.run(4); });
+  EXPECT_NE(expected.find("device 39 would hold"), std::string::npos) << expected;
+  BasicDistributedSimulation<TypeParam> sim(program, net, 1, MPI_COMM_WORLD);
+  EXPECT_EQ(errorOf([&] { sim.run(4); }), expected);
+}
+
+// On a W x H grid cut into bands of whole rows, a rank sends each neighboring band one row of
+// W devices per export and sample: O(sqrt(N / P)) bytes.
+TYPED_TEST(Distributed, HaloBytesAreTheBandEdges) {
+  const int ranks = worldRanks();
+  const std::int64_t width = 40, height = 8 * ranks;
+  const Network net = Network::grid(width, height);
+  const TracedProgram program = lib::findProgram("hop-gradient")->build(net, {});
+  BasicDistributedSimulation<TypeParam> sim(program, net, 5, MPI_COMM_WORLD);
+  const std::int64_t peers = (sim.rank() > 0) + (sim.rank() + 1 < ranks);
+  EXPECT_EQ(sim.haloPeers(), peers);
+  EXPECT_EQ(sim.haloBytesPerRound(),
+            std::uint64_t(peers * width * std::int64_t(program.exports.size()) * 5 * 8));
+  EXPECT_EQ(sim.part().network.devices(), 8 * width + peers * width);
+}
+
+TYPED_TEST(Distributed, BadPartitionsAreRefused) {
+  const int ranks = worldRanks();
+  const Network net = Network::grid(10, 10);
+  const TracedProgram program = lib::findProgram("hop-gradient")->build(net, {});
+  const DevicePartition other = DevicePartition::blocks(100, ranks + 1);
+  EXPECT_EQ(errorOf([&] { BasicDistributedSimulation<TypeParam>(program, net, 1, MPI_COMM_WORLD, other); }),
+            "kfield::DistributedSimulation: the partition has " + std::to_string(ranks + 1) +
+                " parts of 100 devices, for " + std::to_string(ranks) + " ranks and 100 devices");
+  EXPECT_EQ(errorOf([&] { DevicePartition::fromSpec("bounds:9,3", 100, 3); }),
+            "kfield::DevicePartition: partition 'bounds:9,3': bound 3 is below bound 9");
+  EXPECT_EQ(errorOf([&] { DevicePartition::fromSpec("bounds:9", 100, 3); }),
+            "kfield::DevicePartition: partition 'bounds:9': 1 inner bounds for 3 parts (give 2)");
+  EXPECT_EQ(errorOf([&] { DevicePartition::fromSpec("bounds:9,x", 100, 3); }),
+            "kfield::DevicePartition: partition 'bounds:9,x': 'x' is not a whole number");
+  EXPECT_EQ(errorOf([&] { DevicePartition::fromSpec("bounds:9,120", 100, 3); }),
+            "kfield::DevicePartition: partition 'bounds:9,120': bound 100 is below bound 120");
+  EXPECT_EQ(errorOf([&] { DevicePartition::fromSpec("stripes", 100, 3); }),
+            "kfield::DevicePartition: partition 'stripes': give 'blocks' or 'bounds:B1,B2,...'");
+  EXPECT_EQ(DevicePartition::fromSpec("bounds:0,40", 100, 3).text(), "3 parts: [0, 0) [0, 40) [40, 100)");
+  EXPECT_EQ(DevicePartition::blocks(10, 4).bounds(), (std::vector<std::int64_t>{0, 3, 6, 8, 10}));
+  EXPECT_EQ(DevicePartition::fromSpec("bounds:0,40", 100, 3).ownerOf(0), 1);
+}
+
+}  // namespace
+}  // namespace kfield::test
