@@ -85,6 +85,57 @@ TYPED_TEST(Distributed, EveryLibraryProgramGivesTheBitsOfOneProcess) {
   }
 }
 
+void expectSameCarry(const SimulationCarry& a, const SimulationCarry& b, const std::string& what) {
+  EXPECT_EQ(a.rounds, b.rounds) << what;
+  expectSameBits(a.states, b.states, what + ", states");
+  expectSameBits(a.stateKeys, b.stateKeys, what + ", state keys");
+  expectSameBits(a.exports, b.exports, what + ", exports");
+  expectSameBits(a.presence, b.presence, what + ", presence keys");
+  expectSameBits(a.output, b.output, what + ", output");
+}
+
+// The carry gathered from the ranks is one process's; restored into another partition (or
+// into one process), the run goes on with one process's bits.
+TYPED_TEST(Distributed, TheCarryIsOneProcessesAndRestoresIntoAnyPartition) {
+  const int ranks = worldRanks();
+  const Network net = Network::randomGeometric(300, 1.6, 4);
+  const std::int64_t samples = 3;
+  for (const lib::LibraryProgram& entry : lib::programs()) {
+    const TracedProgram program = entry.build(net, {});
+    BasicSimulation<TypeParam> whole(program, net, samples);
+    setInputs(whole, program, net.devices(), samples);
+    whole.run({5, 3, 4});
+    BasicDistributedSimulation<TypeParam> sim(program, net, samples, MPI_COMM_WORLD);
+    setInputs(sim, program, net.devices(), samples);
+    sim.run({5, 3, 4});
+    const SimulationCarry gathered = sim.carry(ranks - 1);
+    if (sim.rank() == ranks - 1) expectSameCarry(gathered, whole.carry(), entry.name + ": carry");
+    const SimulationCarry expected = whole.carry();
+    BasicDistributedSimulation<TypeParam> resumed(program, net, samples, MPI_COMM_WORLD,
+                                                  lopsided(net.devices(), ranks));
+    setInputs(resumed, program, net.devices(), samples);
+    resumed.restore(expected);
+    resumed.run(7);
+    whole.run(7);
+    const SimulationCarry after = resumed.carry(0);
+    if (resumed.rank() == 0) {
+      expectSameCarry(after, whole.carry(), entry.name + ": restored and run");
+      BasicSimulation<TypeParam> one(program, net, samples);  // the gathered carry, in one process
+      setInputs(one, program, net.devices(), samples);
+      one.restore(after);
+      one.run(2);
+      whole.run(2);
+      expectSameBits(one.output(), whole.output(), entry.name + ": gathered carry in one process");
+    }
+  }
+  const TracedProgram program = lib::findProgram("hop-gradient")->build(net, {});
+  BasicDistributedSimulation<TypeParam> sim(program, net, samples, MPI_COMM_WORLD);
+  SimulationCarry wrong = BasicSimulation<TypeParam>(program, net, samples).carry();
+  wrong.exports = HostPlane("exports", 3, samples);
+  EXPECT_EQ(errorOf([&] { sim.restore(wrong); }),
+            "kfield::DistributedSimulation: restore: the carry's exports are 3 x 3, this simulation's 300 x 3");
+}
+
 TYPED_TEST(Distributed, RunUntilStableStopsEverySampleWhereOneProcessDoes) {
   const Network net = Network::randomGeometric(400, 1.5, 9);
   const TracedProgram program = lib::findProgram("distance-gradient")->build(net, {});

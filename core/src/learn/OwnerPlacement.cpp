@@ -2,7 +2,7 @@
 
 #include "kfield/impl/Bits.hpp"
 #include "kfield/impl/Errors.hpp"
-#include "kfield/impl/MpiCheck.hpp"
+#include "kfield/impl/Mpi.hpp"
 #include "kfield/learn/Partition.hpp"
 
 #include <string>

@@ -119,6 +119,18 @@ HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI
     }
   };
   HaloRows rows;
+  // Owned devices whose rows hold no ghost: the longest run of them computes during the exchange.
+  IndexRange run{part.owned.begin, part.owned.begin};
+  for (std::int64_t i = part.owned.begin, begin = i; i < part.owned.end; ++i) {
+    bool hearsGhost = false;
+    for (std::int64_t k = offsets[i]; k < offsets[i + 1] && !hearsGhost; ++k) hearsGhost = !owned(neighbors[k]);
+    if (hearsGhost) {
+      begin = i + 1;
+    } else if (i + 1 - begin > run.size()) {
+      run = {begin, i + 1};
+    }
+  }
+  rows.interior = run;
   rows.sendAt.push_back(0);
   rows.recvAt.push_back(0);
   for (std::size_t r = 0; r < q; ++r) {

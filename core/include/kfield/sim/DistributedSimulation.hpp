@@ -14,7 +14,7 @@
 #include "kfield/IndexRange.hpp"
 #include "kfield/Plane.hpp"
 #include "kfield/impl/Errors.hpp"
-#include "kfield/impl/MpiCheck.hpp"
+#include "kfield/impl/Mpi.hpp"
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/net/DevicePartition.hpp"
 #include "kfield/net/NetworkPart.hpp"
@@ -44,7 +44,7 @@ class BasicDistributedSimulation {
   BasicDistributedSimulation(TracedProgram program, const Network& network, std::int64_t samples,
                              MPI_Comm comm, std::optional<DevicePartition> partition = std::nullopt,
                              ExecSpace space = ExecSpace())
-      : comm_(comm), partition_(partitionOf(network, comm, std::move(partition))) {
+      : comm_(comm), partition_(partitionOf(network, comm, std::move(partition))), whole_(network) {
     if (program.edgePlanes > 0) Local::reverseEntries(program, network);  // refused as one process would
     part_ = NetworkPart::of(network, partition_.part(rank_));
     local_ = std::make_unique<Local>(std::move(program), part_.network, samples, space);
@@ -82,6 +82,14 @@ class BasicDistributedSimulation {
   // the others.
   HostPlane gatherOutput(int root = 0) const;
 
+  // What the next round reads (Simulation::carry) of the whole network, gathered on rank
+  // `root`: restore(carry) into a distributed simulation of any rank count and partition, or
+  // into a Simulation, continues bit for bit. The other ranks get a carry without planes.
+  SimulationCarry carry(int root = 0) const;
+  // Every rank passes the whole network's carry (as io::loadRestart reads it on each).
+  // Throws std::invalid_argument when a plane's shape is not this network's and program's.
+  void restore(const SimulationCarry& carry);
+
   std::int64_t devices() const { return part_.devices; }
   std::int64_t samples() const { return local_->samples(); }
   std::vector<std::int64_t> rounds() const { return local_->rounds(); }
@@ -115,6 +123,26 @@ class BasicDistributedSimulation {
     }
     return *given;
   }
+  // A carry plane's rows: `blocks` blocks of a row per device, then `edgePlanes` blocks of a
+  // row per network entry. For each row this rank owns: its local row and its whole-network row.
+  struct RowMap {
+    std::vector<std::int64_t> local, whole;
+  };
+  RowMap ownedRows(std::int64_t blocks, std::int64_t edgePlanes) const;
+  // Each plane of a carry, with its blocks: states, state keys, exports, presence keys, output.
+  template <class F>
+  void forEachPlane(F&& f) const {
+    const TracedProgram& p = local_->program_;
+    const auto states = static_cast<std::int64_t>(p.states.size());
+    const auto exports = static_cast<std::int64_t>(p.exports.size());
+    const bool keyedStates = local_->planes_.stateKeys.extent(0) > 0;
+    const bool keyedExports = local_->planes_.presencePrev.extent(0) > 0;
+    f(&SimulationCarry::states, "states", states, std::int64_t(0));
+    f(&SimulationCarry::stateKeys, "state keys", keyedStates ? states : 0, std::int64_t(0));
+    f(&SimulationCarry::exports, "exports", exports, std::int64_t(p.edgePlanes));
+    f(&SimulationCarry::presence, "presence keys", keyedExports ? exports : 0, std::int64_t(0));
+    f(&SimulationCarry::output, "output", std::int64_t(p.outputWidth), std::int64_t(0));
+  }
   void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
     const SensorInfo& sensor = local_->program_.sensors[static_cast<std::size_t>(index)];
     impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "device", device, devices());
@@ -127,12 +155,95 @@ class BasicDistributedSimulation {
   MPI_Comm comm_;
   int rank_ = 0;
   DevicePartition partition_;
+  Network whole_;  // for its rows' entries (shares the caller's arrays)
   NetworkPart part_;
   std::unique_ptr<Local> local_;
   std::shared_ptr<impl::Halo<ExecSpace>> halo_;
 };
 
 using DistributedSimulation = BasicDistributedSimulation<>;
+
+template <class ExecSpace>
+typename BasicDistributedSimulation<ExecSpace>::RowMap
+BasicDistributedSimulation<ExecSpace>::ownedRows(std::int64_t blocks, std::int64_t edgePlanes) const {
+  RowMap map;
+  const std::int64_t local = part_.network.devices(), n = devices();
+  const std::int64_t localEntries = part_.network.entries(), entries = whole_.entries();
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    for (std::int64_t i = part_.owned.begin; i < part_.owned.end; ++i) {
+      map.local.push_back(b * local + i);
+      map.whole.push_back(b * n + part_.ids[i]);
+    }
+  }
+  const auto& localOffsets = part_.network.offsets();
+  const auto& offsets = whole_.offsets();
+  for (std::int64_t e = 0; e < edgePlanes; ++e) {
+    for (std::int64_t i = part_.owned.begin; i < part_.owned.end; ++i) {
+      const std::int64_t from = offsets[part_.ids[i]];  // the same row, the same order
+      for (std::int64_t k = localOffsets[i]; k < localOffsets[i + 1]; ++k) {
+        map.local.push_back(blocks * local + e * localEntries + k);
+        map.whole.push_back(blocks * n + e * entries + from + (k - localOffsets[i]));
+      }
+    }
+  }
+  return map;
+}
+
+template <class ExecSpace>
+SimulationCarry BasicDistributedSimulation<ExecSpace>::carry(int root) const {
+  const SimulationCarry mine = local_->carry();
+  SimulationCarry whole;
+  whole.rounds = mine.rounds;
+  const std::int64_t samples = this->samples();
+  forEachPlane([&](HostPlane SimulationCarry::*plane, const char*, std::int64_t blocks, std::int64_t edgePlanes) {
+    const RowMap map = ownedRows(blocks, edgePlanes);
+    std::vector<double> values;
+    values.reserve(map.local.size() * static_cast<std::size_t>(samples));
+    for (std::int64_t r : map.local) {
+      for (std::int64_t s = 0; s < samples; ++s) values.push_back((mine.*plane)(r, s));
+    }
+    const std::vector<std::int64_t> rows = impl::gatherToRoot(kWho, map.whole, root, comm_);
+    const std::vector<double> all = impl::gatherToRoot(kWho, values, root, comm_);
+    if (rank_ != root) return;
+    const std::int64_t total = blocks * devices() + edgePlanes * whole_.entries();
+    HostPlane out(std::string("kfield::carry::whole"), total, samples);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      for (std::int64_t s = 0; s < samples; ++s) out(rows[i], s) = all[i * std::size_t(samples) + std::size_t(s)];
+    }
+    whole.*plane = out;
+  });
+  return whole;
+}
+
+template <class ExecSpace>
+void BasicDistributedSimulation<ExecSpace>::restore(const SimulationCarry& carry) {
+  const SimulationCarry shape = local_->carry();
+  SimulationCarry mine = carry;
+  const std::int64_t samples = this->samples();
+  const std::int64_t local = part_.network.devices(), n = devices();
+  forEachPlane([&](HostPlane SimulationCarry::*plane, const char* what, std::int64_t blocks, std::int64_t edgePlanes) {
+    const HostPlane& from = carry.*plane;
+    const std::int64_t rows = blocks * n + edgePlanes * whole_.entries();
+    if (std::int64_t(from.extent(0)) != rows || std::int64_t(from.extent(1)) != samples) {
+      impl::invalidArgument(kWho, std::string("restore: the carry's ") + what + " are " +
+                                      std::to_string(from.extent(0)) + " x " +
+                                      std::to_string(from.extent(1)) + ", this simulation's " +
+                                      std::to_string(rows) + " x " + std::to_string(samples));
+    }
+    HostPlane to(std::string("kfield::carry::part"), (shape.*plane).extent(0), samples);
+    for (std::int64_t b = 0; b < blocks; ++b) {  // every local device, ghosts too
+      for (std::int64_t i = 0; i < std::int64_t(part_.ids.size()); ++i) {
+        for (std::int64_t s = 0; s < samples; ++s) to(b * local + i, s) = from(b * n + part_.ids[i], s);
+      }
+    }
+    const RowMap map = ownedRows(blocks, edgePlanes);  // the ghosts' messages come with the halo
+    for (std::size_t i = 0; i < map.local.size(); ++i) {
+      for (std::int64_t s = 0; s < samples; ++s) to(map.local[i], s) = from(map.whole[i], s);
+    }
+    mine.*plane = to;
+  });
+  local_->restore(mine);
+}
 
 template <class ExecSpace>
 HostPlane BasicDistributedSimulation<ExecSpace>::output() const {
@@ -153,36 +264,17 @@ HostPlane BasicDistributedSimulation<ExecSpace>::output() const {
 template <class ExecSpace>
 HostPlane BasicDistributedSimulation<ExecSpace>::gatherOutput(int root) const {
   const HostPlane mine = output();
-  const int parts = partition_.parts();
-  const std::int64_t width = local_->program_.outputWidth, samples = this->samples();
-  std::vector<int> counts(parts), at(parts);
-  std::uint64_t total = 0;
-  for (int r = 0; r < parts; ++r) {
-    const std::uint64_t n = impl::product({std::uint64_t(width), std::uint64_t(partition_.part(r).size()),
-                                           std::uint64_t(samples)});
-    if (total + n > std::uint64_t(INT_MAX)) {
-      impl::runtimeError(kWho, "gatherOutput: more than 2^31 - 1 values in one gather");
-    }
-    at[r] = static_cast<int>(total);
-    counts[r] = static_cast<int>(n);
-    total += n;
-  }
-  std::vector<double> all(rank_ == root ? total : 0);
-  impl::mpiCheck(kWho,
-                 MPI_Gatherv(mine.data(), counts[rank_], MPI_DOUBLE, all.data(), counts.data(),
-                             at.data(), MPI_DOUBLE, root, comm_),
-                 "MPI_Gatherv");
+  const std::vector<double> all = impl::gatherToRoot(
+      kWho, std::vector<double>(mine.data(), mine.data() + mine.size()), root, comm_);
   if (rank_ != root) return HostPlane();
-  const std::int64_t n = devices();
+  const std::int64_t width = local_->program_.outputWidth, samples = this->samples(), n = devices();
   HostPlane result("kfield::distributed::gathered_output", width * n, samples);
-  for (int r = 0; r < parts; ++r) {
+  const double* from = all.data();  // rank by rank: (width x owned) x samples
+  for (int r = 0; r < partition_.parts(); ++r) {
     const IndexRange ids = partition_.part(r);
-    const double* from = all.data() + at[r];  // (width x owned) x samples of rank r
     for (std::int64_t c = 0; c < width; ++c) {
       for (std::int64_t i = 0; i < ids.size(); ++i) {
-        for (std::int64_t s = 0; s < samples; ++s) {
-          result(c * n + ids.begin + i, s) = from[(c * ids.size() + i) * samples + s];
-        }
+        for (std::int64_t s = 0; s < samples; ++s) result(c * n + ids.begin + i, s) = *from++;
       }
     }
   }

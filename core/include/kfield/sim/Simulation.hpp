@@ -454,17 +454,6 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   k.live = live;
   k.slots = tape.extent(0) > 0 ? program_.valueSlots : program_.slots;
   k.opCount = static_cast<int>(program_.ops.size());
-  using Tuning = RoundTuning<ExecSpace>;
-  const std::int64_t teamSize = Tuning::teamSize();
-  k.firstDevice = active_.begin;
-  k.endDevice = active_.end;
-  const impl::RoundScratch plan = impl::planRoundScratch(
-      k.slots, live, active_.size(), Tuning::kTileElements,
-      tape.extent(0) > 0 ? impl::kSaturated : impl::roundScratchLimit(Tuning::scratchLimit()),
-      std::max<std::int64_t>(1, static_cast<std::int64_t>(space_.concurrency()) / teamSize));
-  k.tileDevices = plan.tileDevices;
-  k.tiles = plan.tiles;
-  if (plan.spill) k.spill = spillBuffer(plan);
   for (std::int64_t p = 0; p < live; ++p) {  // a sample's last exports back into "previous"
     char& swapped = exportsSwapped_[sampleAt_[p]];
     if (!swapped) continue;
@@ -476,7 +465,6 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     back(planes_.presencePrev, planes_.presenceNow);
     swapped = 0;
   }
-  if (exchange_) exchange_->beforeRound(planes_, live);
   auto freshHost = Kokkos::create_mirror_view(fresh_);
   auto roundOfHost = Kokkos::create_mirror_view(roundOf_);
   k.anyFresh = false;
@@ -499,10 +487,32 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     Kokkos::deep_copy(space_, overflow_, std::numeric_limits<std::int64_t>::max());
     k.overflow = overflow_;
   }
-  if (active_.size() > 0) {
+  using Tuning = RoundTuning<ExecSpace>;
+  const std::int64_t teamSize = Tuning::teamSize();
+  auto launch = [&](IndexRange devices) {  // the round of these devices
+    if (devices.size() <= 0) return;
+    k.firstDevice = devices.begin;
+    k.endDevice = devices.end;
+    const impl::RoundScratch plan = impl::planRoundScratch(
+        k.slots, live, devices.size(), Tuning::kTileElements,
+        tape.extent(0) > 0 ? impl::kSaturated : impl::roundScratchLimit(Tuning::scratchLimit()),
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(space_.concurrency()) / teamSize));
+    k.tileDevices = plan.tileDevices;
+    k.tiles = plan.tiles;
+    k.spill = plan.spill ? spillBuffer(plan) : Kokkos::View<double*, Memory>();
     Kokkos::TeamPolicy<ExecSpace> policy(space_, plan.teams, teamSize);
     Kokkos::parallel_for("kfield::sim::round",
                          policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
+  };
+  if (!exchange_) {
+    launch(active_);
+  } else {  // the devices that hear no ghost compute while the halo travels
+    exchange_->start(planes_, live);
+    const IndexRange inner = exchange_->interior();
+    launch(inner);
+    exchange_->finish(planes_, live);
+    launch({active_.begin, inner.begin});
+    launch({inner.end, active_.end});
   }
   planes_.endRound();
   for (std::int64_t p = 0; !schedule_ && p < live; ++p) ++roundsDone_[sampleAt_[p]];

@@ -1,7 +1,7 @@
-// The halo of one part of a distributed network (NetworkPart.hpp): before each round, the rows
-// of the last round's exports that other parts' devices hear are sent to them, and the ghosts'
-// rows arrive from their owners, by non-blocking point-to-point messages between the parts that
-// share edges. Rows travel in a fixed order (export planes, then exchanges' messages, then
+// The halo of one part of a distributed network (NetworkPart.hpp): each round, the rows of the
+// last round's exports that other parts' devices hear are sent to them, and the ghosts' rows
+// arrive from their owners, by non-blocking point-to-point messages between the parts that
+// share edges, while the devices that hear no ghost compute. Rows travel in a fixed order (export planes, then exchanges' messages, then
 // presence keys; devices and entries ascending), so a part receives exactly what its owner wrote.
 #ifndef KFIELD_SIM_IMPL_HALO_HPP
 #define KFIELD_SIM_IMPL_HALO_HPP
@@ -10,7 +10,7 @@
 
 #if KFIELD_ENABLE_MPI
 #include "kfield/impl/Errors.hpp"
-#include "kfield/impl/MpiCheck.hpp"
+#include "kfield/impl/Mpi.hpp"
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/DevicePartition.hpp"
@@ -34,6 +34,7 @@ struct HaloRows {
   std::vector<int> peers;                    // ranks this part sends to or receives from
   std::vector<std::int64_t> sendAt, recvAt;  // per peer: its first row in send / recv, then the end
   std::vector<std::int64_t> send, recv;
+  IndexRange interior;  // the longest run of owned devices that hear no ghost
 };
 
 // What the planes hold per device and entry: `exports` export rows of `devices` each, then
@@ -74,7 +75,7 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
   }
   std::int64_t peers() const { return static_cast<std::int64_t>(rows_.peers.size()); }
 
-  void beforeRound(const RoundPlanes<Memory>& planes, std::int64_t live) override {
+  void start(const RoundPlanes<Memory>& planes, std::int64_t live) override {
     if (rows_.peers.empty() || live == 0) return;
     const Plane<Memory> exports = planes.exportsPrev, presence = planes.presencePrev;
     const auto send = send_;
@@ -88,17 +89,21 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
         });
     if (sendHost_.data() != sendValues_.data()) Kokkos::deep_copy(space_, sendHost_, sendValues_);
     space_.fence();
-    std::vector<MPI_Request> requests;
-    requests.reserve(2 * rows_.peers.size());
-    for (std::size_t i = 0; i < rows_.peers.size(); ++i) {  // receives first: no unexpected messages
-      post(recvHost_.data(), rows_.recvAt[i], rows_.recvAt[i + 1], live, rows_.peers[i], false, requests);
+    requests_.clear();
+    for (std::size_t i = 0; i < rows_.peers.size(); ++i) {
+      post(recvHost_.data(), rows_.recvAt[i], rows_.recvAt[i + 1], live, rows_.peers[i], false);
     }
     for (std::size_t i = 0; i < rows_.peers.size(); ++i) {
-      post(sendHost_.data(), rows_.sendAt[i], rows_.sendAt[i + 1], live, rows_.peers[i], true, requests);
+      post(sendHost_.data(), rows_.sendAt[i], rows_.sendAt[i + 1], live, rows_.peers[i], true);
     }
-    mpiCheck(kWho, MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+  }
+
+  void finish(const RoundPlanes<Memory>& planes, std::int64_t live) override {
+    if (rows_.peers.empty() || live == 0) return;
+    mpiCheck(kWho, MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
              "MPI_Waitall");
     if (recvHost_.data() != recvValues_.data()) Kokkos::deep_copy(space_, recvValues_, recvHost_);
+    const Plane<Memory> exports = planes.exportsPrev, presence = planes.presencePrev;
     const auto recv = recv_;
     const auto recvValues = recvValues_;
     Kokkos::parallel_for(
@@ -113,6 +118,8 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
           }
         });
   }
+
+  IndexRange interior() const override { return rows_.interior; }
 
   void combineChanged(const Kokkos::View<int*, Memory>& changed, std::int64_t live) override {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), changed);
@@ -132,7 +139,7 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
 
  private:
   void post(double* values, std::int64_t begin, std::int64_t end, std::int64_t live, int peer,
-            bool sending, std::vector<MPI_Request>& requests) const {
+            bool sending) {
     if (end == begin) return;
     const std::uint64_t count = impl::product({std::uint64_t(end - begin), std::uint64_t(live)});
     if (count > std::uint64_t(INT_MAX)) {
@@ -146,7 +153,7 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
              sending ? MPI_Isend(at, n, MPI_DOUBLE, peer, kTag, comm_, &request)
                      : MPI_Irecv(at, n, MPI_DOUBLE, peer, kTag, comm_, &request),
              sending ? "MPI_Isend" : "MPI_Irecv");
-    requests.push_back(request);
+    requests_.push_back(request);
   }
 
   static constexpr int kTag = 7411;
@@ -154,6 +161,7 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
   ExecSpace space_;
   std::vector<std::int64_t> ids_;
   HaloRows rows_;
+  std::vector<MPI_Request> requests_;
   Kokkos::View<std::int64_t*, Memory> send_, recv_;
   Kokkos::View<double*, Memory> sendValues_, recvValues_;
   typename Kokkos::View<double*, Memory>::HostMirror sendHost_, recvHost_;

@@ -4,6 +4,7 @@
 #ifndef KFIELD_SIM_IMPL_PLANEEXCHANGE_HPP
 #define KFIELD_SIM_IMPL_PLANEEXCHANGE_HPP
 
+#include "kfield/IndexRange.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -17,9 +18,13 @@ template <class Memory>
 class PlaneExchange {
  public:
   virtual ~PlaneExchange() = default;
-  // Before a round: the ghosts' rows of the last round's exports (and their presence keys and
-  // messages) as their owners wrote them, for sample positions [0, live).
-  virtual void beforeRound(const RoundPlanes<Memory>& planes, std::int64_t live) = 0;
+  // Before a round: start sending the last round's exports that other parts hear, for sample
+  // positions [0, live); `finish` brings the ghosts' rows in (their exports, presence keys and
+  // messages, as their owners wrote them). Between the two, the round computes `interior()`:
+  // local devices that hear no ghost.
+  virtual void start(const RoundPlanes<Memory>& planes, std::int64_t live) = 0;
+  virtual void finish(const RoundPlanes<Memory>& planes, std::int64_t live) = 0;
+  virtual IndexRange interior() const = 0;
   // After a round that tracked changes: a position changed when it changed in any part.
   virtual void combineChanged(const Kokkos::View<int*, Memory>& changed, std::int64_t live) = 0;
   // Per entry, a local device or -1: the smallest global id over every part (-1: none).
