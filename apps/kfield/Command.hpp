@@ -29,6 +29,12 @@ struct Command {
 // its words, and running out of memory a user error saying what was asked.
 int refusalsAsUserErrors(const std::function<int()>& body, const std::string& whatWasAsked);
 
+// This process's MPI rank and the world's size (0 and 1 without MPI).
+struct WorldRanks {
+  int rank = 0, ranks = 1;
+};
+WorldRanks worldRanks();
+
 Command addInfoCommand(CLI::App& app);
 Command addRunCommand(CLI::App& app);
 Command addGradCommand(CLI::App& app);

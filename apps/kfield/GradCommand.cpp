@@ -155,6 +155,10 @@ int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const
 }
 
 int runGrad(const GradOptions& o) {
+  if (worldRanks().ranks > 1) {
+    throw UserError("grad runs in one process; start it once, not under mpirun (only run "
+                    "splits a network among MPI ranks)");
+  }
   const lib::LibraryProgram* chosen = lib::findProgram(o.program);
   if (!chosen || chosen->parameters.empty()) {
     throw UserError("'" + o.program + "' is not a learnable program (learnable: " + learnableNames() + ")");

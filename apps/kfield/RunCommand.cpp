@@ -9,7 +9,10 @@
 #include <kfield/Errors.hpp>
 #include <kfield/io/Export.hpp>
 #include <kfield/io/Restart.hpp>
+#include <kfield/sim/DistributedSimulation.hpp>
 #include <kfield/sim/Simulation.hpp>
+
+#include <kfield/Config.hpp>
 
 #include <unistd.h>
 #include <algorithm>
@@ -23,6 +26,7 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 namespace kfield::cli {
 namespace {
@@ -54,6 +58,10 @@ struct RunOptions {
   double range = 0;
   bool rebuildGiven = false, rangeGiven = false;
   std::optional<Motion> motion;  // parsed from move, rebuild, range and seed
+  std::string partition = "blocks";  // under mpirun: how the devices are split among the ranks
+  bool partitionGiven = false;
+  int rank = 0, ranks = 1;  // MPI's world
+  std::optional<DevicePartition> parts;  // parsed from partition, over several ranks
   BitsOutput bits;
 };
 
@@ -203,101 +211,133 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
                 static_cast<std::size_t>(o.samples));
   std::int64_t resumedAt = 0, ran = 0;
   double deviceRounds = 0, seconds = 0;
+  const int rank = o.rank;
   for (std::int64_t first = 0; first < o.samples; first += chunk) {
     const std::int64_t count = std::min(chunk, o.samples - first);
     std::optional<Schedule> schedule = o.schedule;
     if (schedule) schedule->firstSample = static_cast<std::uint64_t>(first);  // chunks keep the bits
+    auto drive = [&](auto& sim) {  // a Simulation, or one part of a DistributedSimulation
+      constexpr bool kOneProcess = std::is_same<std::decay_t<decltype(sim)>, BasicSimulation<Space>>::value;
+      // The whole output: gathered on rank 0 (the one that writes and prints), empty elsewhere.
+      auto output = [&] {
+        if constexpr (kOneProcess) {
+          return sim.output();
+        } else {
+          return sim.gatherOutput(0);
+        }
+      };
+      auto firings = [&] {  // on a schedule, what a device-round is: one device's firing
+        double total = 0;
+        if constexpr (kOneProcess) {  // distributed runs are synchronous
+          const HostPlane f = sim.firings();
+          for (std::size_t d = 0; d < f.extent(0); ++d) {
+            for (std::size_t s = 0; s < f.extent(1); ++s) total += f(d, s);
+          }
+        }
+        return total;
+      };
+      const double firedBefore = o.schedule ? firings() : 0.0;
+      for (const lib::ParameterDefault& p : chosen.parameters) {
+        sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
+      }
+      if (o.program == "channel") {
+        sim.sensor("source").set(sources[0], true);
+        sim.sensor("destination").set(sources.size() > 1 ? sources[1] : n - 1, true);
+      } else if (reads("source")) {
+        for (std::int64_t s : sources) sim.sensor("source").set(s, true);
+      }
+      if (reads("value")) {
+        // The collections count the devices.
+        const bool ones = o.program == "collect-sum" || o.program == "collect-weighted";
+        for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
+      }
+      if (!o.resume.empty()) {  // one chunk: runProgram refuses --chunk with --resume
+        const SimulationCarry carry = io::loadRestart(o.resume, program, net, o.samples);
+        resumedAt = *std::max_element(carry.rounds.begin(), carry.rounds.end());
+        sim.restore(carry);
+      }
+      auto roundsSoFar = [&] {
+        const auto r = sim.rounds();
+        return *std::max_element(r.begin(), r.end());
+      };
+      std::unique_ptr<io::SimulationExport> exported;  // one chunk, as for --resume; rank 0 writes
+      if (!o.out.empty() && rank == 0) {
+        exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples,
+                                                         "output", o.deflate, width);
+      }
+      std::int64_t lastExported = -1;
+      auto snapshot = [&](std::int64_t ranHere) {
+        const HostPlane field = output();
+        if (exported) exported->append(roundsSoFar(), field);
+        lastExported = ranHere;
+      };
+      const auto start = std::chrono::steady_clock::now();
+      std::int64_t ranHere = 0;
+      {
+        const std::int64_t total = o.rounds >= 0 ? o.rounds : o.maxRounds;
+        Progress progress(total);
+        const std::int64_t step = o.every > 0 ? o.every : std::max<std::int64_t>(1, total / 100);
+        while (ranHere < total) {
+          std::int64_t k = std::min(step - ranHere % step, total - ranHere);
+          for (const Failure& f : failures) {  // switches fall between runs (one process only)
+            if constexpr (kOneProcess) {
+              if (f.from == ranHere) sim.switchOn(f.device, false);
+              if (f.to == ranHere) sim.switchOn(f.device, true);
+            }
+            if (f.from > ranHere) k = std::min(k, f.from - ranHere);
+            if (f.to > ranHere) k = std::min(k, f.to - ranHere);
+          }
+          if (o.rounds >= 0) {
+            sim.run(k);
+            ranHere += k;
+          } else {
+            const auto done = sim.runUntilStable(k);
+            ranHere += *std::max_element(done.begin(), done.end());
+            if (*std::max_element(done.begin(), done.end()) < k) break;
+          }
+          progress.update(ranHere);
+          if (o.every > 0 && ranHere % o.every == 0) snapshot(ranHere);
+        }
+      }
+      if (!o.out.empty()) {
+        if (lastExported != ranHere) snapshot(ranHere);
+        const SimulationCarry carry = sim.carry();  // distributed: gathered on rank 0
+        if (exported) {
+          exported->restart(program, carry);
+          exported->finish();
+        }
+      }
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      deviceRounds += o.schedule ? (firings() - firedBefore) / double(count) : double(n) * double(ranHere);
+      ran = std::max(ran, ranHere);
+      const HostPlane part = output();
+      for (std::int64_t r = 0; r < rows && rank == 0; ++r) {
+        for (std::int64_t s = 0; s < count; ++s) out(r, first + s) = part(r, s);
+      }
+    };
+#if KFIELD_ENABLE_MPI
+    if (o.ranks > 1) {
+      BasicDistributedSimulation<Space> sim(program, net, count, MPI_COMM_WORLD, o.parts, space);
+      drive(sim);
+      continue;
+    }
+#endif
     BasicSimulation<Space> sim =
         schedule && o.motion ? BasicSimulation<Space>(program, net, count, *schedule, *o.motion, space)
         : schedule           ? BasicSimulation<Space>(program, net, count, *schedule, space)
         : o.motion           ? BasicSimulation<Space>(program, net, count, *o.motion, space)
                              : BasicSimulation<Space>(program, net, count, space);
-    auto firings = [&] {  // on a schedule, what a device-round is: one device's firing
-      const HostPlane f = sim.firings();
-      double total = 0;
-      for (std::size_t d = 0; d < f.extent(0); ++d) {
-        for (std::size_t s = 0; s < f.extent(1); ++s) total += f(d, s);
-      }
-      return total;
-    };
-    const double firedBefore = o.schedule ? firings() : 0.0;
-    for (const lib::ParameterDefault& p : chosen.parameters) {
-      sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
-    }
-    if (o.program == "channel") {
-      sim.sensor("source").set(sources[0], true);
-      sim.sensor("destination").set(sources.size() > 1 ? sources[1] : n - 1, true);
-    } else if (reads("source")) {
-      for (std::int64_t s : sources) sim.sensor("source").set(s, true);
-    }
-    if (reads("value")) {
-      // The collections count the devices.
-      const bool ones = o.program == "collect-sum" || o.program == "collect-weighted";
-      for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
-    }
-    if (!o.resume.empty()) {  // one chunk: runProgram refuses --chunk with --resume
-      const SimulationCarry carry = io::loadRestart(o.resume, program, net, o.samples);
-      resumedAt = *std::max_element(carry.rounds.begin(), carry.rounds.end());
-      sim.restore(carry);
-    }
-    auto roundsSoFar = [&] {
-      const auto r = sim.rounds();
-      return *std::max_element(r.begin(), r.end());
-    };
-    std::unique_ptr<io::SimulationExport> exported;  // one chunk, as for --resume
-    if (!o.out.empty()) {
-      exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples,
-                                                       "output", o.deflate, width);
-    }
-    std::int64_t lastExported = -1;
-    auto snapshot = [&](std::int64_t ranHere) {
-      exported->append(roundsSoFar(), sim.output());
-      lastExported = ranHere;
-    };
-    const auto start = std::chrono::steady_clock::now();
-    std::int64_t ranHere = 0;
-    {
-      const std::int64_t total = o.rounds >= 0 ? o.rounds : o.maxRounds;
-      Progress progress(total);
-      const std::int64_t step = o.every > 0 ? o.every : std::max<std::int64_t>(1, total / 100);
-      while (ranHere < total) {
-        std::int64_t k = std::min(step - ranHere % step, total - ranHere);
-        for (const Failure& f : failures) {  // switches fall between runs
-          if (f.from == ranHere) sim.switchOn(f.device, false);
-          if (f.to == ranHere) sim.switchOn(f.device, true);
-          if (f.from > ranHere) k = std::min(k, f.from - ranHere);
-          if (f.to > ranHere) k = std::min(k, f.to - ranHere);
-        }
-        if (o.rounds >= 0) {
-          sim.run(k);
-          ranHere += k;
-        } else {
-          const auto done = sim.runUntilStable(k);
-          ranHere += *std::max_element(done.begin(), done.end());
-          if (*std::max_element(done.begin(), done.end()) < k) break;
-        }
-        progress.update(ranHere);
-        if (o.every > 0 && ranHere % o.every == 0) snapshot(ranHere);
-      }
-    }
-    if (exported) {
-      if (lastExported != ranHere) snapshot(ranHere);
-      exported->restart(program, sim.carry());
-      exported->finish();
-    }
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    deviceRounds += o.schedule ? (firings() - firedBefore) / double(count) : double(n) * double(ranHere);
-    ran = std::max(ran, ranHere);
-    const HostPlane part = sim.output();
-    for (std::int64_t r = 0; r < rows; ++r) {
-      for (std::int64_t s = 0; s < count; ++s) out(r, first + s) = part(r, s);
-    }
+    drive(sim);
   }
+  if (rank != 0) return 0;  // rank 0 reports
 
   std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
             << (o.samples == 1 ? "" : "s")
             << (chunk < o.samples ? " in chunks of " + std::to_string(chunk) : "") << ", "
-            << Space::name() << "\n"
+            << Space::name()
+            << (o.ranks > 1 ? ", over " + std::to_string(o.ranks) + " MPI ranks (" + o.parts->text() + ")"
+                            : std::string())
+            << "\n"
             << (o.schedule ? "periods: " : "rounds: ") << ran << (o.rounds < 0 ? " (until stable)" : "")
             << (o.schedule ? " (asynchronous: " + o.schedule->text() + ")" : "")
             << (o.resume.empty() ? "" : ", after " + std::to_string(resumedAt) + " from " + o.resume)
@@ -399,8 +439,29 @@ int runProgram(const RunOptions& o) {
       throw UserError(e.what());
     }
   }
+  options.rank = worldRanks().rank;
+  options.ranks = worldRanks().ranks;
+  if (options.ranks > 1) {  // over MPI ranks: synchronous rounds on a still network
+    for (const auto& [given, option] : {std::pair<bool, const char*>{!o.async.empty(), "--async"},
+                                        {!o.move.empty(), "--move"}}) {
+      if (given) {
+        throw UserError(std::string(option) + ": a run over " + std::to_string(options.ranks) +
+                        " MPI ranks runs synchronous rounds on a still network; run asynchronous "
+                        "or moving devices in one process");
+      }
+    }
+  }
   requireSpace(o.space);
   const Network net = io::networkFromSpec(o.network);  // first: --move's range may come from it
+  if (o.partitionGiven || options.ranks > 1) {
+    try {
+      options.parts = DevicePartition::fromSpec(o.partition, net.devices(), options.ranks);
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();  // "kfield::DevicePartition: partition '...': ..."
+      throw UserError("--" + what.substr(what.find(": ") + 2) + " (under mpirun -np " +
+                      std::to_string(options.ranks) + ")");
+    }
+  }
   if (!o.move.empty()) options.motion = motionOf(o);
   const std::int64_t n = net.devices();
   std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
@@ -470,6 +531,10 @@ Command addRunCommand(CLI::App& app) {
   run->add_option("--range", o->range,
                   "With --move: devices this close hear each other (default: an rgg's radius; "
                   "a grid's 1, or 1.5 with :8)");
+  run->add_option("--partition", o->partition,
+                  "Under mpirun: how the devices are split among the ranks: blocks (near-equal "
+                  "runs of ids, the default) or bounds:B1,...,B(P-1) (rank r owns ids "
+                  "[B(r), B(r+1)))");
   addBitsOptions(*run, o->bits);
   run->fallthrough();  // --threads may follow the subcommand
   return {run, [o, run] {
@@ -478,6 +543,7 @@ Command addRunCommand(CLI::App& app) {
             o->retainGiven = run->count("--retain") > 0;
             o->rebuildGiven = run->count("--rebuild") > 0;
             o->rangeGiven = run->count("--range") > 0;
+            o->partitionGiven = run->count("--partition") > 0;
             return refusalsAsUserErrors([&] { return runProgram(*o); },
                                         "running '" + o->program + "' on " + o->network + " with " +
                                             std::to_string(o->samples) + " samples");

@@ -13,6 +13,11 @@
 #include <vector>
 
 namespace kfield::cli {
+namespace {
+WorldRanks world;  // set once the runtime has started
+}
+WorldRanks worldRanks() { return world; }
+
 int refusalsAsUserErrors(const std::function<int()>& body, const std::string& whatWasAsked) {
   try {
     return body();
@@ -74,6 +79,13 @@ int main(int argc, char* argv[]) {
                       std::to_string(pus) + " processing units");
     }
     kfield::Runtime runtime(kfield::RuntimeOptions{threads});
+    // Under mpirun every rank runs the command; rank 0 alone speaks (its errors are every
+    // rank's: they all check the same options).
+    world = {runtime.rank(), runtime.ranks()};
+    if (runtime.rank() != 0) {
+      std::cout.rdbuf(nullptr);
+      std::cerr.rdbuf(nullptr);
+    }
     return chosen->run();
   } catch (const UserError& e) {
     std::cerr << "kfield: " << e.what() << "\n";

@@ -1,5 +1,6 @@
 # Script mode: runs COMMAND (a ;-list), expects exit code EXIT and output matching each of
-# MATCH (a ;-list of regexes, stdout and stderr together) and, when given, LINES lines of stderr.
+# MATCH (a ;-list of regexes, stdout and stderr together) and, when given, LINES lines of stderr
+# and ONCE (a regex) matched exactly once.
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT code STREQUAL "${EXIT}")
   message(FATAL_ERROR "`${COMMAND}` exited ${code}, expected ${EXIT}\nstdout:\n${out}\nstderr:\n${err}")
@@ -14,5 +15,12 @@ if(DEFINED STDERR_LINES)
   list(LENGTH newlines lines)
   if(NOT lines EQUAL STDERR_LINES)
     message(FATAL_ERROR "`${COMMAND}` wrote ${lines} lines to stderr, expected ${STDERR_LINES}:\n${err}")
+  endif()
+endif()
+if(DEFINED ONCE)
+  string(REGEX MATCHALL "${ONCE}" hits "${out}${err}")
+  list(LENGTH hits count)
+  if(NOT count EQUAL 1)
+    message(FATAL_ERROR "`${COMMAND}` output matches `${ONCE}` ${count} times, expected once:\n${out}${err}")
   endif()
 endif()
