@@ -136,6 +136,54 @@ TYPED_TEST(Distributed, TheCarryIsOneProcessesAndRestoresIntoAnyPartition) {
             "kfield::DistributedSimulation: restore: the carry's exports are 3 x 3, this simulation's 300 x 3");
 }
 
+// Each rank builds only its part of the grid: the same part as the whole grid's, and the bits
+// (and the gathered carry, exchanges' messages included) of one process.
+TYPED_TEST(Distributed, AGridBuiltByPartsRunsAsTheWholeGrid) {
+  const int ranks = worldRanks();
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int hood : {4, 8}) {
+    const Network whole = Network::grid(37, 23, hood);
+    for (const DevicePartition& partition :
+         {DevicePartition::blocks(whole.devices(), ranks), lopsided(whole.devices(), ranks)}) {
+      const std::string what = whole.description() + ", " + partition.text();
+      const NetworkPart part = NetworkPart::grid(37, 23, hood, partition.part(rank));
+      const NetworkPart cut = NetworkPart::of(whole, partition.part(rank));
+      EXPECT_EQ(part.ids, cut.ids) << what;
+      EXPECT_EQ(part.network.offsets(), cut.network.offsets()) << what;
+      EXPECT_EQ(part.network.neighbors(), cut.network.neighbors()) << what;
+      EXPECT_EQ(part.network.lengths(), cut.network.lengths()) << what;
+      EXPECT_EQ(part.entries, whole.entries()) << what;
+      EXPECT_EQ(part.network.description(), cut.network.description()) << what;
+      const TracedProgram program = lib::findProgram("collect-weighted")->build(whole, {});
+      BasicSimulation<TypeParam> one(program, whole, 2);
+      setInputs(one, program, whole.devices(), 2);
+      one.run(9);
+      BasicDistributedSimulation<TypeParam> sim(program, part, partition, 2, MPI_COMM_WORLD);
+      setInputs(sim, program, whole.devices(), 2);
+      sim.run(9);
+      const SimulationCarry carry = sim.carry(0);
+      if (rank == 0) expectSameCarry(carry, one.carry(), what);
+    }
+  }
+  EXPECT_EQ(errorOf([] { NetworkPart::grid(0, 5, 4, {0, 0}); }),
+            "kfield::NetworkPart::grid: width and height must be >= 1, got 0x5");
+  EXPECT_EQ(errorOf([] { NetworkPart::grid(4, 5, 4, {3, 21}); }),
+            "kfield::NetworkPart::grid: devices [3, 21) are not a run of the 20 devices of network "
+            "'grid 4x5, 4 neighbors'");
+  if (ranks > 1) {  // every rank passes rank 0's part: rank 1 is named, on every rank
+    const NetworkPart wrong = NetworkPart::grid(10, 10, 4, {0, 100});
+    std::vector<std::int64_t> bounds(std::size_t(ranks) + 1, 100);
+    bounds[0] = 0;
+    const TracedProgram program = lib::findProgram("hop-gradient")->build(Network::grid(10, 10), {});
+    EXPECT_EQ(errorOf([&] {
+                BasicDistributedSimulation<TypeParam>(program, wrong, DevicePartition::fromBounds(bounds, 100),
+                                                      1, MPI_COMM_WORLD);
+              }),
+              "kfield::DistributedSimulation: rank 1 holds devices [0, 100), but the partition gives it [100, 100)");
+  }
+}
+
 TYPED_TEST(Distributed, RunUntilStableStopsEverySampleWhereOneProcessDoes) {
   const Network net = Network::randomGeometric(400, 1.5, 9);
   const TracedProgram program = lib::findProgram("distance-gradient")->build(net, {});

@@ -24,6 +24,12 @@ inline void checkDevices(const char* who, std::int64_t n) {
   }
 }
 
+// Grids (Grid.cpp): the shape checked (the device count, or std::invalid_argument naming the
+// shape), the entry count, and the description.
+std::int64_t checkGridShape(const char* who, std::int64_t width, std::int64_t height, int neighborhood);
+std::int64_t gridEntries(std::int64_t width, std::int64_t height, int neighborhood);
+std::string gridDescription(std::int64_t width, std::int64_t height, int neighborhood);
+
 // The bytes of a network of `devices` and `entries` (self entries included), with `perDevice`
 // and `perEntry` more bytes (positions, given lengths).
 inline std::uint64_t networkBytes(std::uint64_t devices, std::uint64_t entries,

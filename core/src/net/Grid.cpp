@@ -5,8 +5,7 @@
 
 namespace kfield {
 
-Network Network::grid(std::int64_t width, std::int64_t height, int neighborhood) {
-  const char* who = "kfield::Network::grid";
+std::int64_t checkGridShape(const char* who, std::int64_t width, std::int64_t height, int neighborhood) {
   const std::string size = std::to_string(width) + "x" + std::to_string(height);
   if (width < 1 || height < 1) {
     impl::invalidArgument(who, "width and height must be >= 1, got " + size);
@@ -17,11 +16,26 @@ Network Network::grid(std::int64_t width, std::int64_t height, int neighborhood)
   if (width > kMaxDevices / height) {
     impl::invalidArgument(who, size + " is more than " + std::to_string(kMaxDevices) + " devices");
   }
-  const std::int64_t n = width * height;
+  return width * height;
+}
+
+std::int64_t gridEntries(std::int64_t width, std::int64_t height, int neighborhood) {
   // Self, then each edge twice: across, down, and (8 neighbors) both diagonals.
   std::int64_t edges = (width - 1) * height + width * (height - 1);
   if (neighborhood == 8) edges += 2 * (width - 1) * (height - 1);
-  const std::int64_t entries = n + 2 * edges;
+  return width * height + 2 * edges;
+}
+
+std::string gridDescription(std::int64_t width, std::int64_t height, int neighborhood) {
+  return "grid " + std::to_string(width) + "x" + std::to_string(height) + ", " +
+         std::to_string(neighborhood) + " neighbors";
+}
+
+Network Network::grid(std::int64_t width, std::int64_t height, int neighborhood) {
+  const char* who = "kfield::Network::grid";
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  const std::int64_t n = checkGridShape(who, width, height, neighborhood);
+  const std::int64_t entries = gridEntries(width, height, neighborhood);
   checkNetworkBytes(who, "a " + size + " grid",
                     networkBytes(std::uint64_t(n), std::uint64_t(entries), 0, 0));
   Network net = build(
@@ -37,7 +51,7 @@ Network Network::grid(std::int64_t width, std::int64_t height, int neighborhood)
           }
         }
       },
-      "grid " + size + ", " + std::to_string(neighborhood) + " neighbors");
+      gridDescription(width, height, neighborhood));
   net.data_->gridWidth = width;
   return net;
 }

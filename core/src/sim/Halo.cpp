@@ -66,16 +66,18 @@ HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI
     wanted[owner].push_back(part.ids[i]);
   }
   std::vector<std::vector<std::int64_t>> sendDevices = allToAll(wanted, comm);
+  std::string problem;
   for (std::size_t r = 0; r < q; ++r) {
     for (std::int64_t& id : sendDevices[r]) {
       const std::int64_t i = part.localOf(id);
-      if (i < 0 || !owned(i)) {
-        runtimeError(kWho, "part " + std::to_string(r) + " hears device " + std::to_string(id) +
-                               ", which part " + std::to_string(rank) + " does not own");
+      if ((i < 0 || !owned(i)) && problem.empty()) {
+        problem = "rank " + std::to_string(r) + " hears device " + std::to_string(id) + ", which rank " +
+                  std::to_string(rank) + " does not own (the ranks hold parts of different networks)";
       }
       id = i;
     }
   }
+  failOnEveryRank(kWho, problem, comm);
 
   // Messages of exchanges: a ghost's entries for the devices here (all of its row but itself),
   // and a device's entries for ghosts of part r, both ascending.
@@ -97,13 +99,14 @@ HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI
     std::vector<std::vector<std::int64_t>> counts(q);
     for (std::size_t r = 0; r < q; ++r) counts[r] = {static_cast<std::int64_t>(sendEntries[r].size())};
     const auto expected = allToAll(counts, comm);
-    for (std::size_t r = 0; r < q; ++r) {
+    for (std::size_t r = 0; r < q && problem.empty(); ++r) {
       if (expected[r][0] != static_cast<std::int64_t>(recvEntries[r].size())) {
-        runtimeError(kWho, "part " + std::to_string(r) + " sends " + std::to_string(expected[r][0]) +
-                               " messages to part " + std::to_string(rank) + ", which expects " +
-                               std::to_string(recvEntries[r].size()) + " (an asymmetric network)");
+        problem = "rank " + std::to_string(r) + " sends " + std::to_string(expected[r][0]) +
+                  " messages to rank " + std::to_string(rank) + ", which expects " +
+                  std::to_string(recvEntries[r].size()) + ": an exchange needs a symmetric network";
       }
     }
+    failOnEveryRank(kWho, problem, comm);
   }
 
   const auto addRows = [&](const std::vector<std::int64_t>& devices,

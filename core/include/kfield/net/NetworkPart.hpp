@@ -26,6 +26,9 @@ struct NetworkPart {
 
   // Devices [owned.begin, owned.end) of `whole`.
   static NetworkPart of(const Network& whole, IndexRange owned);
+  // Devices [owned.begin, owned.end) of Network::grid(width, height, neighborhood), built
+  // without the whole grid: memory for the part only.
+  static NetworkPart grid(std::int64_t width, std::int64_t height, int neighborhood, IndexRange owned);
 
   // The local index of a global id, or -1 when this part does not hold it.
   std::int64_t localOf(std::int64_t id) const;

@@ -11,6 +11,7 @@
 #include "kfield/Config.hpp"
 
 #if KFIELD_ENABLE_MPI
+#include "kfield/Errors.hpp"
 #include "kfield/IndexRange.hpp"
 #include "kfield/Plane.hpp"
 #include "kfield/impl/Errors.hpp"
@@ -44,20 +45,24 @@ class BasicDistributedSimulation {
   BasicDistributedSimulation(TracedProgram program, const Network& network, std::int64_t samples,
                              MPI_Comm comm, std::optional<DevicePartition> partition = std::nullopt,
                              ExecSpace space = ExecSpace())
-      : comm_(comm), partition_(partitionOf(network, comm, std::move(partition))), whole_(network) {
+      : comm_(comm), partition_(partitionOf(network.devices(), comm, std::move(partition))) {
     if (program.edgePlanes > 0) Local::reverseEntries(program, network);  // refused as one process would
-    part_ = NetworkPart::of(network, partition_.part(rank_));
-    local_ = std::make_unique<Local>(std::move(program), part_.network, samples, space);
-    Local& sim = *local_;
-    if (!part_.ids.empty()) sim.net_.ids = impl::upload<Memory>(part_.ids, "kfield::network::ids");
-    sim.active_ = part_.owned;
-    impl::HaloLayout layout;
-    layout.exports = static_cast<std::int64_t>(sim.program_.exports.size());
-    layout.edgePlanes = sim.program_.edgePlanes;
-    layout.edgeRow = sim.planes_.edgeRow;
-    layout.keyed = sim.planes_.presencePrev.extent(0) > 0;
-    halo_ = std::make_shared<impl::Halo<ExecSpace>>(part_, partition_, comm_, layout, samples, space);
-    sim.exchange_ = halo_;
+    start(std::move(program), NetworkPart::of(network, partition_.part(rank_)), samples, space);
+  }
+  // From this rank's part, built without the whole network (NetworkPart::grid): every rank
+  // passes its own part of the same network and partition.
+  BasicDistributedSimulation(TracedProgram program, NetworkPart part, const DevicePartition& partition,
+                             std::int64_t samples, MPI_Comm comm, ExecSpace space = ExecSpace())
+      : comm_(comm), partition_(partitionOf(part.devices, comm, partition)) {
+    const IndexRange given = partition_.part(rank_);
+    std::string problem;
+    if (part.ownedIds.begin != given.begin || part.ownedIds.end != given.end) {
+      problem = "rank " + std::to_string(rank_) + " holds devices [" + std::to_string(part.ownedIds.begin) +
+                ", " + std::to_string(part.ownedIds.end) + "), but the partition gives it [" +
+                std::to_string(given.begin) + ", " + std::to_string(given.end) + ")";
+    }
+    impl::failOnEveryRank(kWho, problem, comm_);
+    start(std::move(program), std::move(part), samples, space);
   }
 
   using Sensor = impl::SensorHandle<BasicDistributedSimulation>;
@@ -109,19 +114,45 @@ class BasicDistributedSimulation {
   static constexpr const char* kWho = "kfield::DistributedSimulation";
   friend class impl::SensorHandle<BasicDistributedSimulation>;
 
-  DevicePartition partitionOf(const Network& network, MPI_Comm comm,
-                              std::optional<DevicePartition> given) {
+  DevicePartition partitionOf(std::int64_t devices, MPI_Comm comm, std::optional<DevicePartition> given) {
     int ranks = 0;
     impl::mpiCheck(kWho, MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
     impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
-    if (!given) return DevicePartition::blocks(network.devices(), ranks);
-    if (given->parts() != ranks || given->devices() != network.devices()) {
+    if (!given) return DevicePartition::blocks(devices, ranks);
+    if (given->parts() != ranks || given->devices() != devices) {
       impl::invalidArgument(kWho, "the partition has " + std::to_string(given->parts()) + " parts of " +
                                       std::to_string(given->devices()) + " devices, for " +
                                       std::to_string(ranks) + " ranks and " +
-                                      std::to_string(network.devices()) + " devices");
+                                      std::to_string(devices) + " devices");
     }
     return *given;
+  }
+  void start(TracedProgram program, NetworkPart part, std::int64_t samples, ExecSpace space) {
+    part_ = std::move(part);
+    // Where this rank's rows start among the whole network's entries: they follow the rows of
+    // the ranks before it.
+    const auto& offsets = part_.network.offsets();
+    long long mine = part_.owned.size() > 0 ? offsets[part_.owned.end] - offsets[part_.owned.begin] : 0;
+    long long before = 0;
+    impl::mpiCheck(kWho, MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Exscan");
+    firstEntry_ = rank_ == 0 ? 0 : before;
+    std::string problem;  // refused on one rank (its memory), refused on all
+    try {
+      local_ = std::make_unique<Local>(std::move(program), part_.network, samples, space);
+    } catch (const std::invalid_argument& e) {
+      problem = reason(e) + " (rank " + std::to_string(rank_) + ")";
+    }
+    impl::failOnEveryRank(kWho, problem, comm_);
+    Local& sim = *local_;
+    if (!part_.ids.empty()) sim.net_.ids = impl::upload<Memory>(part_.ids, "kfield::network::ids");
+    sim.active_ = part_.owned;
+    impl::HaloLayout layout;
+    layout.exports = static_cast<std::int64_t>(sim.program_.exports.size());
+    layout.edgePlanes = sim.program_.edgePlanes;
+    layout.edgeRow = sim.planes_.edgeRow;
+    layout.keyed = sim.planes_.presencePrev.extent(0) > 0;
+    halo_ = std::make_shared<impl::Halo<ExecSpace>>(part_, partition_, comm_, layout, samples, space);
+    sim.exchange_ = halo_;
   }
   // A carry plane's rows: `blocks` blocks of a row per device, then `edgePlanes` blocks of a
   // row per network entry. For each row this rank owns: its local row and its whole-network row.
@@ -155,7 +186,7 @@ class BasicDistributedSimulation {
   MPI_Comm comm_;
   int rank_ = 0;
   DevicePartition partition_;
-  Network whole_;  // for its rows' entries (shares the caller's arrays)
+  std::int64_t firstEntry_ = 0;  // the whole network's entry of this rank's first row
   NetworkPart part_;
   std::unique_ptr<Local> local_;
   std::shared_ptr<impl::Halo<ExecSpace>> halo_;
@@ -168,7 +199,7 @@ typename BasicDistributedSimulation<ExecSpace>::RowMap
 BasicDistributedSimulation<ExecSpace>::ownedRows(std::int64_t blocks, std::int64_t edgePlanes) const {
   RowMap map;
   const std::int64_t local = part_.network.devices(), n = devices();
-  const std::int64_t localEntries = part_.network.entries(), entries = whole_.entries();
+  const std::int64_t localEntries = part_.network.entries(), entries = part_.entries;
   for (std::int64_t b = 0; b < blocks; ++b) {
     for (std::int64_t i = part_.owned.begin; i < part_.owned.end; ++i) {
       map.local.push_back(b * local + i);
@@ -176,14 +207,11 @@ BasicDistributedSimulation<ExecSpace>::ownedRows(std::int64_t blocks, std::int64
     }
   }
   const auto& localOffsets = part_.network.offsets();
-  const auto& offsets = whole_.offsets();
-  for (std::int64_t e = 0; e < edgePlanes; ++e) {
-    for (std::int64_t i = part_.owned.begin; i < part_.owned.end; ++i) {
-      const std::int64_t from = offsets[part_.ids[i]];  // the same row, the same order
-      for (std::int64_t k = localOffsets[i]; k < localOffsets[i + 1]; ++k) {
-        map.local.push_back(blocks * local + e * localEntries + k);
-        map.whole.push_back(blocks * n + e * entries + from + (k - localOffsets[i]));
-      }
+  for (std::int64_t e = 0; e < edgePlanes && part_.owned.size() > 0; ++e) {
+    const std::int64_t first = localOffsets[part_.owned.begin];  // owned rows: the same, in order
+    for (std::int64_t k = first; k < localOffsets[part_.owned.end]; ++k) {
+      map.local.push_back(blocks * local + e * localEntries + k);
+      map.whole.push_back(blocks * n + e * entries + firstEntry_ + (k - first));
     }
   }
   return map;
@@ -205,7 +233,7 @@ SimulationCarry BasicDistributedSimulation<ExecSpace>::carry(int root) const {
     const std::vector<std::int64_t> rows = impl::gatherToRoot(kWho, map.whole, root, comm_);
     const std::vector<double> all = impl::gatherToRoot(kWho, values, root, comm_);
     if (rank_ != root) return;
-    const std::int64_t total = blocks * devices() + edgePlanes * whole_.entries();
+    const std::int64_t total = blocks * devices() + edgePlanes * part_.entries;
     HostPlane out(std::string("kfield::carry::whole"), total, samples);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       for (std::int64_t s = 0; s < samples; ++s) out(rows[i], s) = all[i * std::size_t(samples) + std::size_t(s)];
@@ -223,7 +251,7 @@ void BasicDistributedSimulation<ExecSpace>::restore(const SimulationCarry& carry
   const std::int64_t local = part_.network.devices(), n = devices();
   forEachPlane([&](HostPlane SimulationCarry::*plane, const char* what, std::int64_t blocks, std::int64_t edgePlanes) {
     const HostPlane& from = carry.*plane;
-    const std::int64_t rows = blocks * n + edgePlanes * whole_.entries();
+    const std::int64_t rows = blocks * n + edgePlanes * part_.entries;
     if (std::int64_t(from.extent(0)) != rows || std::int64_t(from.extent(1)) != samples) {
       impl::invalidArgument(kWho, std::string("restore: the carry's ") + what + " are " +
                                       std::to_string(from.extent(0)) + " x " +
