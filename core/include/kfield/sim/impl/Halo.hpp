@@ -77,16 +77,7 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
 
   void start(const RoundPlanes<Memory>& planes, std::int64_t live) override {
     if (rows_.peers.empty() || live == 0) return;
-    const Plane<Memory> exports = planes.exportsPrev, presence = planes.presencePrev;
-    const auto send = send_;
-    const auto sendValues = sendValues_;
-    Kokkos::parallel_for(
-        "kfield::halo::pack",
-        Kokkos::RangePolicy<ExecSpace>(space_, 0, std::int64_t(send.extent(0)) * live),
-        KOKKOS_LAMBDA(std::int64_t t) {
-          const std::int64_t r = send(t / live), s = t % live;
-          sendValues(t) = r >= 0 ? exports(r, s) : presence(-r - 1, s);
-        });
+    move(space_, send_, sendValues_, planes, live, true);
     if (sendHost_.data() != sendValues_.data()) Kokkos::deep_copy(space_, sendHost_, sendValues_);
     space_.fence();
     requests_.clear();
@@ -103,20 +94,7 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
     mpiCheck(kWho, MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
              "MPI_Waitall");
     if (recvHost_.data() != recvValues_.data()) Kokkos::deep_copy(space_, recvValues_, recvHost_);
-    const Plane<Memory> exports = planes.exportsPrev, presence = planes.presencePrev;
-    const auto recv = recv_;
-    const auto recvValues = recvValues_;
-    Kokkos::parallel_for(
-        "kfield::halo::unpack",
-        Kokkos::RangePolicy<ExecSpace>(space_, 0, std::int64_t(recv.extent(0)) * live),
-        KOKKOS_LAMBDA(std::int64_t t) {
-          const std::int64_t r = recv(t / live), s = t % live;
-          if (r >= 0) {
-            exports(r, s) = recvValues(t);
-          } else {
-            presence(-r - 1, s) = recvValues(t);
-          }
-        });
+    move(space_, recv_, recvValues_, planes, live, false);
   }
 
   IndexRange interior() const override { return rows_.interior; }
@@ -138,6 +116,26 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
   }
 
  private:
+  // Between the last round's planes and a buffer (row i of `rows`, sample s at i * live + s):
+  // out of the planes (pack) or into them.
+  static void move(const ExecSpace& space, const Kokkos::View<std::int64_t*, Memory>& rows,
+                   const Kokkos::View<double*, Memory>& values, const RoundPlanes<Memory>& planes,
+                   std::int64_t live, bool pack) {
+    const Plane<Memory> exports = planes.exportsPrev, presence = planes.presencePrev;
+    Kokkos::parallel_for(
+        pack ? "kfield::halo::pack" : "kfield::halo::unpack",
+        Kokkos::RangePolicy<ExecSpace>(space, 0, std::int64_t(rows.extent(0)) * live),
+        KOKKOS_LAMBDA(std::int64_t t) {
+          const std::int64_t r = rows(t / live), s = t % live;
+          double& cell = r >= 0 ? exports(r, s) : presence(-r - 1, s);
+          if (pack) {
+            values(t) = cell;
+          } else {
+            cell = values(t);
+          }
+        });
+  }
+
   void post(double* values, std::int64_t begin, std::int64_t end, std::int64_t live, int peer,
             bool sending) {
     if (end == begin) return;
