@@ -8,6 +8,7 @@
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/sim/DistributedSimulation.hpp>
+#include <kfield/sum/Canonical.hpp>
 
 #include <mpi.h>
 
@@ -70,6 +71,17 @@ void expectSameAsOneProcess(const TracedProgram& program, const Network& net,
     }
   }
   EXPECT_EQ(sim.rounds(), rounds) << what;
+  // Sums over the devices, per sample: one process's canonical sums, on every rank.
+  for (std::int64_t c = 0; c < width; ++c) {
+    const auto rows = Kokkos::subview(expected, std::make_pair(c * net.devices(), (c + 1) * net.devices()), Kokkos::ALL);
+    Kokkos::View<double*, Kokkos::HostSpace> sums("sums", samples);
+    canonicalSumOfVectors(Kokkos::DefaultHostExecutionSpace(), rows, sums);
+    const std::vector<double> got = sim.sumOverDevices(c);
+    ASSERT_EQ(got.size(), std::size_t(samples)) << what;
+    for (std::int64_t s = 0; s < samples; ++s) {
+      EXPECT_TRUE(sameBits(got[s], sums(s))) << what << ": sum of component " << c << ", sample " << s;
+    }
+  }
 }
 
 TYPED_TEST(Distributed, EveryLibraryProgramGivesTheBitsOfOneProcess) {
@@ -243,6 +255,9 @@ TYPED_TEST(Distributed, BadPartitionsAreRefused) {
   EXPECT_EQ(errorOf([&] { BasicDistributedSimulation<TypeParam>(program, net, 1, MPI_COMM_WORLD, other); }),
             "kfield::DistributedSimulation: the partition has " + std::to_string(ranks + 1) +
                 " parts of 100 devices, for " + std::to_string(ranks) + " ranks and 100 devices");
+  BasicDistributedSimulation<TypeParam> sim(program, net, 1, MPI_COMM_WORLD);
+  EXPECT_EQ(errorOf([&] { sim.sumOverDevices(1); }),
+            "kfield::DistributedSimulation: sumOverDevices: component 1 is not in [0, 1)");
   EXPECT_EQ(errorOf([&] { DevicePartition::fromSpec("bounds:9,3", 100, 3); }),
             "kfield::DevicePartition: partition 'bounds:9,3': bound 3 is below bound 9");
   EXPECT_EQ(errorOf([&] { DevicePartition::fromSpec("bounds:9", 100, 3); }),

@@ -17,10 +17,13 @@
 #include "kfield/impl/Errors.hpp"
 #include "kfield/impl/Mpi.hpp"
 #include "kfield/impl/Sizes.hpp"
+#include "kfield/learn/OwnerPlacement.hpp"
 #include "kfield/net/DevicePartition.hpp"
 #include "kfield/net/NetworkPart.hpp"
 #include "kfield/sim/Simulation.hpp"
 #include "kfield/sim/impl/Halo.hpp"
+#include "kfield/sim/impl/Inputs.hpp"
+#include "kfield/sum/Partials.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -30,6 +33,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kfield {
@@ -86,6 +90,12 @@ class BasicDistributedSimulation {
   // The whole network's output, as Simulation::output() gives it, on rank `root`; empty on
   // the others.
   HostPlane gatherOutput(int root = 0) const;
+
+  // Per sample, the canonical sum over every device of output component `component`
+  // (canonicalSumOfVectors over the whole output's rows): each rank sums its run of devices
+  // into canonical partials, merged in rank order, so every rank gets the bits of one process
+  // for any rank count and partition: a loss or a count over the devices.
+  std::vector<double> sumOverDevices(std::int64_t component = 0) const;
 
   // What the next round reads (Simulation::carry) of the whole network, gathered on rank
   // `root`: restore(carry) into a distributed simulation of any rank count and partition, or
@@ -287,6 +297,18 @@ HostPlane BasicDistributedSimulation<ExecSpace>::output() const {
     }
   }
   return result;
+}
+
+template <class ExecSpace>
+std::vector<double> BasicDistributedSimulation<ExecSpace>::sumOverDevices(std::int64_t component) const {
+  const std::int64_t width = local_->program_.outputWidth;
+  impl::requireIndex(kWho, "sumOverDevices", "component", component, width);
+  const HostPlane mine = output();
+  const std::int64_t owned = part_.owned.size();
+  const auto rows = Kokkos::subview(mine, std::make_pair(component * owned, (component + 1) * owned), Kokkos::ALL);
+  Partials<double> partials = canonicalPartialsOfVectors(Kokkos::DefaultHostExecutionSpace(), rows,
+                                                         part_.ownedIds.begin, devices());
+  return finishPartials(OwnerPlacement::overRanks(comm_).combine(std::move(partials)));
 }
 
 template <class ExecSpace>
