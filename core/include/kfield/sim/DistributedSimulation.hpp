@@ -255,7 +255,6 @@ SimulationCarry BasicDistributedSimulation<ExecSpace>::carry(int root) const {
 
 template <class ExecSpace>
 void BasicDistributedSimulation<ExecSpace>::restore(const SimulationCarry& carry) {
-  const SimulationCarry shape = local_->carry();
   SimulationCarry mine = carry;
   const std::int64_t samples = this->samples();
   const std::int64_t local = part_.network.devices(), n = devices();
@@ -268,14 +267,16 @@ void BasicDistributedSimulation<ExecSpace>::restore(const SimulationCarry& carry
                                       std::to_string(from.extent(1)) + ", this simulation's " +
                                       std::to_string(rows) + " x " + std::to_string(samples));
     }
-    HostPlane to(std::string("kfield::carry::part"), (shape.*plane).extent(0), samples);
+    HostPlane to(std::string("kfield::carry::part"), blocks * local + edgePlanes * part_.network.entries(),
+                 samples);
     for (std::int64_t b = 0; b < blocks; ++b) {  // every local device, ghosts too
       for (std::int64_t i = 0; i < std::int64_t(part_.ids.size()); ++i) {
         for (std::int64_t s = 0; s < samples; ++s) to(b * local + i, s) = from(b * n + part_.ids[i], s);
       }
     }
-    const RowMap map = ownedRows(blocks, edgePlanes);  // the ghosts' messages come with the halo
-    for (std::size_t i = 0; i < map.local.size(); ++i) {
+    // The owned rows' messages (the ghosts' come with the halo): the map's rows after the devices'.
+    const RowMap map = ownedRows(blocks, edgePlanes);
+    for (std::size_t i = std::size_t(blocks * part_.owned.size()); i < map.local.size(); ++i) {
       for (std::int64_t s = 0; s < samples; ++s) to(map.local[i], s) = from(map.whole[i], s);
     }
     mine.*plane = to;
