@@ -46,14 +46,14 @@ std::vector<std::vector<std::int64_t>> allToAll(const std::vector<std::vector<st
 
 }  // namespace
 
-HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI_Comm comm,
-                  const HaloLayout& layout) {
+HaloLists haloLists(const NetworkPart& part, const DevicePartition& partition, MPI_Comm comm,
+                    bool entries) {
   int ranks = 0, rank = 0;
   mpiCheck(kWho, MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
   mpiCheck(kWho, MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   const auto& offsets = part.network.offsets();
   const auto& neighbors = part.network.neighbors();
-  const std::int64_t local = part.network.devices(), entries = part.network.entries();
+  const std::int64_t local = part.network.devices();
   const auto owned = [&](std::int64_t i) { return i >= part.owned.begin && i < part.owned.end; };
   const auto q = static_cast<std::size_t>(ranks);
 
@@ -82,7 +82,7 @@ HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI
   // Messages of exchanges: a ghost's entries for the devices here (all of its row but itself),
   // and a device's entries for ghosts of part r, both ascending.
   std::vector<std::vector<std::int64_t>> recvEntries(q), sendEntries(q);
-  if (layout.edgePlanes > 0) {
+  if (entries) {
     for (std::size_t r = 0; r < q; ++r) {
       for (std::int64_t i : recvDevices[r]) {
         for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
@@ -109,19 +109,9 @@ HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI
     failOnEveryRank(kWho, problem, comm);
   }
 
-  const auto addRows = [&](const std::vector<std::int64_t>& devices,
-                           const std::vector<std::int64_t>& messages, std::vector<std::int64_t>& rows) {
-    for (std::int64_t p = 0; p < layout.exports; ++p) {
-      for (std::int64_t d : devices) rows.push_back(p * local + d);
-    }
-    for (std::int64_t e = 0; e < layout.edgePlanes; ++e) {
-      for (std::int64_t k : messages) rows.push_back(layout.edgeRow + e * entries + k);
-    }
-    for (std::int64_t p = 0; layout.keyed && p < layout.exports; ++p) {
-      for (std::int64_t d : devices) rows.push_back(-(p * local + d) - 1);
-    }
-  };
-  HaloRows rows;
+  HaloLists lists;
+  lists.local = local;
+  lists.entries = part.network.entries();
   // Owned devices whose rows hold no ghost: the longest run of them computes during the exchange.
   IndexRange run{part.owned.begin, part.owned.begin};
   for (std::int64_t i = part.owned.begin, begin = i; i < part.owned.end; ++i) {
@@ -133,14 +123,35 @@ HaloRows haloRows(const NetworkPart& part, const DevicePartition& partition, MPI
       run = {begin, i + 1};
     }
   }
-  rows.interior = run;
-  rows.sendAt.push_back(0);
-  rows.recvAt.push_back(0);
+  lists.interior = run;
   for (std::size_t r = 0; r < q; ++r) {
     if (sendDevices[r].empty() && recvDevices[r].empty()) continue;
-    rows.peers.push_back(static_cast<int>(r));
-    addRows(sendDevices[r], sendEntries[r], rows.send);
-    addRows(recvDevices[r], recvEntries[r], rows.recv);
+    lists.peers.push_back(static_cast<int>(r));
+    lists.sendDevices.push_back(std::move(sendDevices[r]));
+    lists.recvDevices.push_back(std::move(recvDevices[r]));
+    lists.sendEntries.push_back(std::move(sendEntries[r]));
+    lists.recvEntries.push_back(std::move(recvEntries[r]));
+  }
+  return lists;
+}
+
+HaloRows haloRows(const HaloLists& lists, const std::vector<HaloBlock>& blocks) {
+  const auto addRows = [&](const std::vector<std::int64_t>& devices,
+                           const std::vector<std::int64_t>& entries, std::vector<std::int64_t>& rows) {
+    for (const HaloBlock& b : blocks) {
+      const std::vector<std::int64_t>& items = b.perEntry ? entries : devices;
+      const std::int64_t stride = b.perEntry ? lists.entries : lists.local;
+      for (std::int64_t c = 0; c < b.count; ++c) {
+        for (std::int64_t i : items) rows.push_back((b.row + c * stride + i) * kHaloPlanes + b.plane);
+      }
+    }
+  };
+  HaloRows rows;
+  rows.sendAt.push_back(0);
+  rows.recvAt.push_back(0);
+  for (std::size_t p = 0; p < lists.peers.size(); ++p) {
+    addRows(lists.sendDevices[p], lists.sendEntries[p], rows.send);
+    addRows(lists.recvDevices[p], lists.recvEntries[p], rows.recv);
     rows.sendAt.push_back(static_cast<std::int64_t>(rows.send.size()));
     rows.recvAt.push_back(static_cast<std::int64_t>(rows.recv.size()));
   }
