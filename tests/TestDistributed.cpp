@@ -1,6 +1,7 @@
 // Simulations over the ranks of MPI_COMM_WORLD (ctest runs this binary under mpirun with 1 to
 // 4 ranks): every rank also runs the whole network in its own process, and the two must give
 // the same bits, whatever the partition.
+#include "DistributedRuns.hpp"
 #include "ErrorOf.hpp"
 #include "LibraryRuns.hpp"
 #include "TestSpaces.hpp"
@@ -21,22 +22,6 @@ namespace {
 template <class Space>
 class Distributed : public ::testing::Test {};
 TYPED_TEST_SUITE(Distributed, Spaces, SpaceNames);
-
-int worldRanks() {
-  int ranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  return ranks;
-}
-
-// Uneven parts, the first one empty (with one rank: the whole network).
-DevicePartition lopsided(std::int64_t devices, int ranks) {
-  std::vector<std::int64_t> bounds{0};
-  for (int r = 1; r < ranks; ++r) {
-    bounds.push_back(devices * (r - 1) * (r - 1) / ((ranks - 1) * (ranks - 1)));
-  }
-  bounds.push_back(devices);
-  return DevicePartition::fromBounds(bounds, devices);
-}
 
 template <class Space>
 HostPlane wholeOutput(const TracedProgram& program, const Network& net, std::int64_t samples,

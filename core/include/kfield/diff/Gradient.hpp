@@ -28,6 +28,9 @@
 
 namespace kfield::diff {
 
+template <class ExecSpace>
+class BasicDistributedGradient;
+
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class BasicGradient {
  public:
@@ -87,6 +90,7 @@ class BasicGradient {
                                  parameters_.values(), differentiated_, loss_ == Loss::Output};
     s.window = window;
     s.valuesOnTape = tape == Tape::Values;
+    s.parts = parts_;
     return s;
   }
   std::int32_t sensorIndex(const std::string& name) const;
@@ -107,6 +111,10 @@ class BasicGradient {
   std::vector<char> differentiated_;
   Loss loss_ = Loss::SquaredError;
   RecordSlot slot_;
+  // One part of a distributed network (DistributedGradient.hpp): network_ is the part.
+  template <class>
+  friend class BasicDistributedGradient;
+  impl::PassParts<ExecSpace>* parts_ = nullptr;
 };
 
 using Gradient = BasicGradient<>;
@@ -193,6 +201,9 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
   impl::PassSetup<ExecSpace> setup =
       this->setup(options.window > 0 ? options.window : defaultWindow(longest), options.tape);
   if (options.spill && options.spillAlways) setup.spill = options.spill.get();
+  if (parts_ && options.spill) {
+    kfield::impl::invalidArgument(kWho, "a distributed gradient keeps its checkpoints in memory (no spill)");
+  }
   std::int64_t perPass = samples_;
   if (options.budgetBytes > 0) {
     std::uint64_t perSample = impl::passBytesPerSample(setup, longest);
@@ -202,6 +213,7 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
       perSample = impl::passBytesPerSample(setup, longest);
       perPass = chunkSamples(options.budgetBytes, static_cast<std::int64_t>(perSample), samples_, options.leaf);
     }
+    if (parts_) perPass = parts_->agree(perPass);
     if (perPass == 0) {
       kfield::impl::invalidArgument(kWho, "a budget of " + kfield::impl::bytesText(std::uint64_t(options.budgetBytes)) +
                                       " holds no pass: one sample needs " + kfield::impl::bytesText(perSample));

@@ -20,6 +20,7 @@
 #include "kfield/learn/OwnerPlacement.hpp"
 #include "kfield/net/DevicePartition.hpp"
 #include "kfield/net/NetworkPart.hpp"
+#include "kfield/net/impl/PartsOverRanks.hpp"
 #include "kfield/sim/Simulation.hpp"
 #include "kfield/sim/impl/Halo.hpp"
 #include "kfield/sim/impl/Inputs.hpp"
@@ -49,7 +50,8 @@ class BasicDistributedSimulation {
   BasicDistributedSimulation(TracedProgram program, const Network& network, std::int64_t samples,
                              MPI_Comm comm, std::optional<DevicePartition> partition = std::nullopt,
                              ExecSpace space = ExecSpace())
-      : comm_(comm), partition_(partitionOf(network.devices(), comm, std::move(partition))) {
+      : comm_(comm), partition_(impl::partitionOverRanks(kWho, network.devices(), comm, std::move(partition))) {
+    impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
     if (program.edgePlanes > 0) Local::reverseEntries(program, network);  // refused as one process would
     start(std::move(program), NetworkPart::of(network, partition_.part(rank_)), samples, space);
   }
@@ -57,15 +59,9 @@ class BasicDistributedSimulation {
   // passes its own part of the same network and partition.
   BasicDistributedSimulation(TracedProgram program, NetworkPart part, const DevicePartition& partition,
                              std::int64_t samples, MPI_Comm comm, ExecSpace space = ExecSpace())
-      : comm_(comm), partition_(partitionOf(part.devices, comm, partition)) {
-    const IndexRange given = partition_.part(rank_);
-    std::string problem;
-    if (part.ownedIds.begin != given.begin || part.ownedIds.end != given.end) {
-      problem = "rank " + std::to_string(rank_) + " holds devices [" + std::to_string(part.ownedIds.begin) +
-                ", " + std::to_string(part.ownedIds.end) + "), but the partition gives it [" +
-                std::to_string(given.begin) + ", " + std::to_string(given.end) + ")";
-    }
-    impl::failOnEveryRank(kWho, problem, comm_);
+      : comm_(comm), partition_(impl::partitionOverRanks(kWho, part.devices, comm, partition)) {
+    impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
+    impl::requireOwnPart(kWho, part, partition_, comm_);
     start(std::move(program), std::move(part), samples, space);
   }
 
@@ -124,19 +120,6 @@ class BasicDistributedSimulation {
   static constexpr const char* kWho = "kfield::DistributedSimulation";
   friend class impl::SensorHandle<BasicDistributedSimulation>;
 
-  DevicePartition partitionOf(std::int64_t devices, MPI_Comm comm, std::optional<DevicePartition> given) {
-    int ranks = 0;
-    impl::mpiCheck(kWho, MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
-    impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
-    if (!given) return DevicePartition::blocks(devices, ranks);
-    if (given->parts() != ranks || given->devices() != devices) {
-      impl::invalidArgument(kWho, "the partition has " + std::to_string(given->parts()) + " parts of " +
-                                      std::to_string(given->devices()) + " devices, for " +
-                                      std::to_string(ranks) + " ranks and " +
-                                      std::to_string(devices) + " devices");
-    }
-    return *given;
-  }
   void start(TracedProgram program, NetworkPart part, std::int64_t samples, ExecSpace space) {
     part_ = std::move(part);
     // Where this rank's rows start among the whole network's entries: they follow the rows of
@@ -156,12 +139,7 @@ class BasicDistributedSimulation {
     Local& sim = *local_;
     if (!part_.ids.empty()) sim.net_.ids = impl::upload<Memory>(part_.ids, "kfield::network::ids");
     sim.active_ = part_.owned;
-    impl::HaloLayout layout;
-    layout.exports = static_cast<std::int64_t>(sim.program_.exports.size());
-    layout.edgePlanes = sim.program_.edgePlanes;
-    layout.edgeRow = sim.planes_.edgeRow;
-    layout.keyed = sim.planes_.presencePrev.extent(0) > 0;
-    halo_ = std::make_shared<impl::Halo<ExecSpace>>(part_, partition_, comm_, layout, samples, space);
+    halo_ = std::make_shared<impl::Halo<ExecSpace>>(part_, partition_, comm_, sim.haloLayout(), samples, space);
     sim.exchange_ = halo_;
   }
   // A carry plane's rows: `blocks` blocks of a row per device, then `edgePlanes` blocks of a

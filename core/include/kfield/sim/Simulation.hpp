@@ -209,6 +209,11 @@ class BasicSimulation {
   friend class BasicDistributedSimulation;
   IndexRange active_;
   std::shared_ptr<impl::PlaneExchange<Memory>> exchange_;
+  // What a halo moves of this simulation's planes.
+  impl::HaloLayout haloLayout() const {
+    return {static_cast<std::int64_t>(program_.exports.size()), program_.edgePlanes, planes_.edgeRow,
+            planes_.presencePrev.extent(0) > 0};
+  }
 
   TracedProgram program_;
   ExecSpace space_;

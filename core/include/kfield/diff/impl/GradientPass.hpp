@@ -8,6 +8,7 @@
 #include "kfield/backends/Tuning.hpp"
 #include "kfield/diff/GradientResult.hpp"
 #include "kfield/diff/Window.hpp"
+#include "kfield/diff/impl/PassParts.hpp"
 #include "kfield/diff/impl/ReverseRound.hpp"
 #include "kfield/impl/Columns.hpp"
 #include "kfield/impl/Sizes.hpp"
@@ -15,8 +16,6 @@
 #include "kfield/net/Network.hpp"
 #include "kfield/sim/Simulation.hpp"
 #include "kfield/sum/impl/TreeSum.hpp"
-
-#include "kfield/impl/Columns.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -67,6 +66,7 @@ struct PassSetup {
   std::int64_t window = 1;
   bool valuesOnTape = false;  // Tape::Values
   CarryStore* spill = nullptr;  // window checkpoints there, not in memory
+  PassParts<ExecSpace>* parts = nullptr;  // one part of a distributed network: the others
 };
 
 // Rows (of one sample each) of what a pass holds.

@@ -124,6 +124,32 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
                                        &planes.presencePrev};
   };
 
+  std::vector<int> selectedRow(program.valueOps.size(), -1), gatherFolds;
+  int selections = 0;
+  for (std::size_t i = 0; i < program.valueOps.size(); ++i) {
+    const Op& op = program.valueOps[i];
+    const bool send = op.code == OpCode::ExchangeSend;
+    if (op.code != OpCode::Fold && !send) continue;
+    if (!send && (op.fold == FoldCode::Min || op.fold == FoldCode::Max)) selectedRow[i] = selections++;
+    const bool readsOthers =
+        send || op.fold == FoldCode::Min || op.fold == FoldCode::Max || op.fold == FoldCode::Sum;
+    bool readsNeighbor = false;
+    for (std::int32_t k = 0; k < op.entryCount; ++k) {
+      readsNeighbor = readsNeighbor || program.valueEntries[op.entryBegin + k].code == EntryCode::Neighbor;
+    }
+    if (readsOthers && readsNeighbor) gatherFolds.push_back(static_cast<int>(i));
+  }
+  // One part of a distributed network: its own devices computed, the ghosts' rows from their
+  // owners (the rounds' exports before each round; the readers' values and adjoints before
+  // each gather).
+  PassParts<ExecSpace>* const parts = setup.parts;
+  const IndexRange own = parts ? parts->computed() : IndexRange{0, devices};
+  if (parts) {
+    sim.net_.ids = parts->ids();
+    sim.active_ = own;
+    sim.exchange_ = parts->begin(ReaderLayout{program.valueSlots, selections, sim.haloLayout()}, n);
+  }
+
   // The recording forward: the carry saved at every window start.
   // Buffers every element of which is written before it is read: not zeroed first.
   auto buffer = [](const char* label, std::int64_t size) {
@@ -182,7 +208,26 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   // A tuple output's loss: one canonical sum over its components' rows.
   Plane<Memory> terms("kfield::diff::loss_terms", outputRows, n);
   lossTerms(space, planes.output, target, setup.outputLoss, terms);
-  const auto losses = deviceSums(space, terms, 1, outputRows);
+  // Per block of device rows (or all blocks as one sequence) and sample: the canonical sum over
+  // the whole network's devices.
+  auto overDevices = [&](const Plane<Memory>& plane, std::int64_t blocks, bool oneSequence) {
+    if (!parts) return deviceSums(space, plane, oneSequence ? 1 : blocks, oneSequence ? blocks * devices : devices);
+    const auto all = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plane);
+    HostPlane mine("kfield::diff::owned_rows", static_cast<std::size_t>(blocks * own.size()), static_cast<std::size_t>(n));
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      for (std::int64_t i = 0; i < own.size(); ++i) {
+        for (std::int64_t p = 0; p < n; ++p) mine(b * own.size() + i, p) = all(b * devices + own.begin + i, p);
+      }
+    }
+    const std::vector<std::vector<double>> sums = parts->sums(mine, blocks, oneSequence);
+    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> out("kfield::diff::device_sums",
+                                                                       sums.size(), static_cast<std::size_t>(n));
+    for (std::size_t b = 0; b < sums.size(); ++b) {
+      for (std::int64_t p = 0; p < n; ++p) out(b, p) = sums[b][static_cast<std::size_t>(p)];
+    }
+    return out;
+  };
+  const auto losses = overDevices(terms, program.outputWidth, true);
   for (std::int64_t p = 0; p < n; ++p) result.sampleLoss[first + order[p]] = losses(0, p);
 
   // The reverse.
@@ -194,21 +239,6 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   int differentiated = 0;
   for (std::size_t i = 0; i < sensorRow.size(); ++i) {
     if (setup.differentiated[i]) sensorRow[i] = differentiated++;
-  }
-  std::vector<int> selectedRow(program.valueOps.size(), -1), gatherFolds;
-  int selections = 0;
-  for (std::size_t i = 0; i < program.valueOps.size(); ++i) {
-    const Op& op = program.valueOps[i];
-    const bool send = op.code == OpCode::ExchangeSend;
-    if (op.code != OpCode::Fold && !send) continue;
-    if (!send && (op.fold == FoldCode::Min || op.fold == FoldCode::Max)) selectedRow[i] = selections++;
-    const bool readsOthers =
-        send || op.fold == FoldCode::Min || op.fold == FoldCode::Max || op.fold == FoldCode::Sum;
-    bool readsNeighbor = false;
-    for (std::int32_t k = 0; k < op.entryCount; ++k) {
-      readsNeighbor = readsNeighbor || program.valueEntries[op.entryBegin + k].code == EntryCode::Neighbor;
-    }
-    if (readsOthers && readsNeighbor) gatherFolds.push_back(static_cast<int>(i));
   }
   Plane<Memory> stateAdjoint("kfield::diff::state_adjoints", K, n);
   Plane<Memory> exportAdjoint("kfield::diff::export_adjoints", E, n);
@@ -297,6 +327,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     }
     f.fresh = j == 0 ? freshAll : freshNone;
     f.devices = devices;
+    f.firstDevice = own.begin;
+    f.endDevice = own.end;
     f.live = w;
     f.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / w);
     f.slots = static_cast<int>(program.valueSlots);
@@ -308,7 +340,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     b.sendSeed = sendSeed;
     b.selected = selected;
     b.selectedRow = selectedRows;
-    return (devices + f.tileDevices - 1) / f.tileDevices;
+    return (own.size() + f.tileDevices - 1) / f.tileDevices;
   };
   auto stepBack = [&](idx_t j, idx_t w) {
     if (!onTape) {  // the round once more, from the carry before it, for its values
@@ -318,18 +350,36 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     }
     Kokkos::deep_copy(space, Kokkos::subview(valueAdjoints, std::make_pair(std::int64_t(0), V * w)), 0.0);
     if (edgeRows > 0) Kokkos::deep_copy(space, receivedAdjoint, 0.0);
-    ReverseOwn<ExecSpace> own;
-    const std::int64_t tiles = configure(own, j, w);
-    own.stateAdjoint = stateAdjoint;
-    own.parameterAdjoint = parameterAdjoint;
-    own.sensorAdjoint = sensorAdjoint;
-    own.sensorRow = sensorRows;
-    own.target = target;
-    own.loss = setup.outputLoss ? LossKind::Output : LossKind::SquaredError;
-    own.liveNext = j + 1 < S ? live[j + 1] : 0;
+    const Row r = rowAt(j);
+    if (parts) {  // the ghosts' rows of the carry the round read, as the round's halo brought them
+      kfield::impl::RoundPlanes<Memory> last;
+      last.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
+      last.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
+      sim.exchange_->start(last, w);
+      sim.exchange_->finish(last, w);
+    }
+    ReverseOwn<ExecSpace> ownStep;
+    const std::int64_t tiles = configure(ownStep, j, w);
+    ownStep.stateAdjoint = stateAdjoint;
+    ownStep.parameterAdjoint = parameterAdjoint;
+    ownStep.sensorAdjoint = sensorAdjoint;
+    ownStep.sensorRow = sensorRows;
+    ownStep.target = target;
+    ownStep.loss = setup.outputLoss ? LossKind::Output : LossKind::SquaredError;
+    ownStep.liveNext = j + 1 < S ? live[j + 1] : 0;
     Kokkos::parallel_for("kfield::diff::reverse_own",
-                         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::teamSize()), own);
+                         Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::teamSize()), ownStep);
     if (gatherFolds.empty() && edgeRows == 0) return;
+    if (parts) {  // what the gather reads of the ghosts that read this part's devices
+      kfield::impl::HaloPlanes<Memory> readers;
+      readers[0] = Plane<Memory>(onTape ? r.values : roundValues.data(), V, w);
+      readers[1] = Plane<Memory>(valueAdjoints.data(), V, w);
+      readers[2] = selected;
+      readers[3] = onTape ? Plane<Memory>(r.presenceNow, Pk, w) : planes.presencePrev;
+      readers[4] = receivedAdjoint;
+      readers[5] = sendSeed;
+      parts->readers(readers, w);
+    }
     ReverseGather<ExecSpace> back;
     configure(back, j, w);
     back.transposed = setup.transposed;
@@ -341,7 +391,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   reverseWindows(setup.window, live, gather, recompute, stepBack);
 
   // Per sample: parameters' gradients summed over devices; sensors' per device.
-  const auto sums = deviceSums(space, parameterAdjoint, P, devices);
+  const auto sums = overDevices(parameterAdjoint, P, false);
   for (std::int64_t p = 0; p < n; ++p) {
     auto& g = result.sampleGradient[static_cast<std::size_t>(first + order[p])];
     for (std::int64_t q = 0; q < P; ++q) g[static_cast<std::size_t>(q)] = sums(q, p);

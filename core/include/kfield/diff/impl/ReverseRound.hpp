@@ -43,8 +43,21 @@ struct ReverseRoundBase {
   // Edge plane x network entry rows: the adjoint of what each entry received this round (the
   // own launch's), and of what each send op sent there (the gather's seeds).
   Plane<Memory> receivedAdjoint, sendSeed;
-  Plane<Memory> selected;       // min/max fold x device rows: the entry each fold selected
+  Plane<Memory> selected;       // min/max fold x device rows: the neighbor each fold selected (idOf)
   Kokkos::View<const int*, Memory> selectedRow;  // per op: its block in `selected`, or -1
+
+  // Team league_rank's devices: tiles of the forward's device range (one part's own devices).
+  KOKKOS_INLINE_FUNCTION void tileOf(const Team& team, std::int64_t& first, std::int64_t& count) const {
+    const std::int64_t end = fwd.endDevice < 0 ? fwd.devices : fwd.endDevice;
+    first = fwd.firstDevice + team.league_rank() * fwd.tileDevices;
+    count = end - first < fwd.tileDevices ? end - first : fwd.tileDevices;
+  }
+
+  // Device j's id in the whole network: what a min/max fold's selection records, so that a
+  // part of a distributed network compares it with its own numbering of the neighbors.
+  KOKKOS_INLINE_FUNCTION double idOf(std::int64_t j) const {
+    return fwd.net.ids.extent(0) > 0 ? static_cast<double>(fwd.net.ids(j)) : static_cast<double>(j);
+  }
 
   KOKKOS_INLINE_FUNCTION std::int64_t valueIndex(std::int32_t slot, std::int64_t d,
                                                  std::int64_t s) const {
@@ -155,9 +168,8 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
   std::int64_t liveNext = 0;  // samples at positions >= liveNext end with this round
 
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
-    const std::int64_t tile = fwd.tileDevices;
-    const std::int64_t first = team.league_rank() * tile;
-    const std::int64_t count = fwd.devices - first < tile ? fwd.devices - first : tile;
+    std::int64_t first = 0, count = 0;
+    this->tileOf(team, first, count);
     for (int i = fwd.opCount - 1; i >= 0; --i) {
       step(team, fwd.ops(i), i, first, count);
       team.team_barrier();
@@ -326,7 +338,7 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
           if (select) {
             const double out = values[this->valueIndex(op.out, d, s)];
             if (!(this->entryAdjoints(op, d, j, k, s, 0.0, reg, nullptr) == out)) return;
-            selected(selRow + d, s) = static_cast<double>(k);
+            selected(selRow + d, s) = this->idOf(j);
           }
           this->entryAdjoints(op, d, j, k, s, g, reg, adj);
           addOwn(op, d, j, k, s, adj);
@@ -420,9 +432,8 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
   int edgePlanes = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
-    const std::int64_t tile = fwd.tileDevices;
-    const std::int64_t first = team.league_rank() * tile;
-    const std::int64_t count = fwd.devices - first < tile ? fwd.devices - first : tile;
+    std::int64_t first = 0, count = 0;
+    this->tileOf(team, first, count);
     const int nFolds = static_cast<int>(folds.extent(0));
     // In-neighbors outer (transposed order), folds in op order, samples inner: each sample's
     // sum in that fixed order.
@@ -449,7 +460,7 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
             const double g = send ? this->sendSeed(this->entryRow(op.edge, k), s)
                                   : adjoints[this->valueIndex(op.out, d, s)];
             if (g == 0.0) return;  // a send's seed is 0 where it did not go through the entry
-            if (!send && (select ? selected(selRow + d, s) != static_cast<double>(k)
+            if (!send && (select ? selected(selRow + d, s) != this->idOf(n)
                                  : !this->visits(op, d, n, s))) {
               return;
             }

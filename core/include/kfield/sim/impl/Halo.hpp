@@ -46,10 +46,6 @@ struct HaloLists {
 HaloLists haloLists(const NetworkPart& part, const DevicePartition& partition, MPI_Comm comm,
                     bool entries);
 
-constexpr int kHaloPlanes = 6;
-template <class Memory>
-using HaloPlanes = Kokkos::Array<Plane<Memory>, kHaloPlanes>;
-
 // Rows of plane `plane` that travel: `count` blocks of a row per device (row + c * devices +
 // d) or of a row per network entry (row + c * entries + k).
 struct HaloBlock {
@@ -165,14 +161,6 @@ class HaloTransfer {
   Kokkos::View<std::int64_t*, Memory> send_, recv_;
   Kokkos::View<double*, Memory> sendValues_, recvValues_;
   typename Kokkos::View<double*, Memory>::HostMirror sendHost_, recvHost_;
-};
-
-// What the planes hold per device and entry: `exports` export rows of `devices` each, then
-// `edgePlanes` planes of `entries` messages from row `edgeRow`; presence keys mirror the export
-// rows when `keyed`.
-struct HaloLayout {
-  std::int64_t exports = 0, edgePlanes = 0, edgeRow = 0;
-  bool keyed = false;
 };
 
 // The halo of a distributed simulation's rounds: the last round's exports, messages and

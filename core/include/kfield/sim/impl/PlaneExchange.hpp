@@ -5,6 +5,7 @@
 #define KFIELD_SIM_IMPL_PLANEEXCHANGE_HPP
 
 #include "kfield/IndexRange.hpp"
+#include "kfield/Plane.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -13,6 +14,20 @@
 #include <vector>
 
 namespace kfield::impl {
+
+// The planes a halo moves rows of (Halo.hpp): a round's exports and presence keys, or what a
+// gradient's reverse needs of the devices that read a part's own (DistributedGradient.hpp).
+constexpr int kHaloPlanes = 6;
+template <class Memory>
+using HaloPlanes = Kokkos::Array<Plane<Memory>, kHaloPlanes>;
+
+// What the planes hold per device and entry: `exports` export rows of `devices` each, then
+// `edgePlanes` planes of `entries` messages from row `edgeRow`; presence keys mirror the export
+// rows when `keyed`.
+struct HaloLayout {
+  std::int64_t exports = 0, edgePlanes = 0, edgeRow = 0;
+  bool keyed = false;
+};
 
 template <class Memory>
 class PlaneExchange {
