@@ -82,6 +82,29 @@ TYPED_TEST(Distributed, EveryLibraryProgramGivesTheBitsOfOneProcess) {
   }
 }
 
+// Numbered along a Hilbert curve, an rgg's blocks of ids are regions of the plane: a rank
+// sends the devices along its region's edge, not nearly all of them (drawn numbering).
+TYPED_TEST(Distributed, AnRggNumberedAlongAHilbertCurveHasSmallHalos) {
+  auto largestHalo = [&](const Network& net) {
+    const TracedProgram program = lib::findProgram("hop-gradient")->build(net, {});
+    BasicDistributedSimulation<TypeParam> sim(program, net, 1, MPI_COMM_WORLD);
+    unsigned long long bytes = sim.haloBytesPerRound(), most = 0;
+    MPI_Allreduce(&bytes, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return most;
+  };
+  const auto drawn = largestHalo(Network::randomGeometric(20000, 1.5, 5));
+  const auto curve = largestHalo(Network::randomGeometric(20000, 1.5, 5, DeviceOrder::Hilbert));
+  if (worldRanks() == 1) {
+    EXPECT_EQ(drawn + curve, 0u);
+  } else {
+    EXPECT_GT(drawn, 8 * 5000u) << "drawn numbering: most of a part's devices";
+    EXPECT_LT(curve * 8, drawn) << "Hilbert numbering: " << curve << " bytes, drawn " << drawn;
+  }
+  const Network small = Network::randomGeometric(400, 1.6, 4, DeviceOrder::Hilbert);
+  expectSameAsOneProcess<TypeParam>(lib::findProgram("collect-weighted")->build(small, {}), small, std::nullopt,
+                                    "collect-weighted on a Hilbert-numbered rgg");
+}
+
 void expectSameCarry(const SimulationCarry& a, const SimulationCarry& b, const std::string& what) {
   EXPECT_EQ(a.rounds, b.rounds) << what;
   expectSameBits(a.states, b.states, what + ", states");

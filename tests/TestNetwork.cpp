@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 
 namespace kfield {
@@ -83,6 +84,43 @@ TEST(Network, RandomGeometricIsTheSameGraphForTheSameSeed) {
   // one device per unit area: about pi r^2 neighbors besides itself
   const double mean = double(a.entries() - a.devices()) / double(a.devices());
   EXPECT_NEAR(mean, M_PI * 1.5 * 1.5, 1.0);
+}
+
+// Numbered along a Hilbert curve: the same points and edges, renumbered, and consecutive ids
+// are near each other (so a run of ids is a region of the plane).
+TEST(Network, HilbertOrderRenumbersTheSameGraphAlongTheCurve) {
+  const Network drawn = Network::randomGeometric(3000, 1.5, 3);
+  const Network curve = Network::randomGeometric(3000, 1.5, 3, DeviceOrder::Hilbert);
+  EXPECT_EQ(curve.description(), drawn.description() + ", numbered along a Hilbert curve");
+  EXPECT_EQ(Network::fromSpec("rgg:3000:1.5:3:hilbert").neighbors(), curve.neighbors());
+  EXPECT_EQ(Network::fromSpec("rgg:3000:1.5:hilbert").neighbors(),
+            Network::randomGeometric(3000, 1.5, 1, DeviceOrder::Hilbert).neighbors());
+  ASSERT_EQ(curve.devices(), drawn.devices());
+  ASSERT_EQ(curve.entries(), drawn.entries());
+  const std::vector<double> dx = drawn.x(), dy = drawn.y(), cx = curve.x(), cy = curve.y();
+  std::map<std::pair<double, double>, std::int32_t> drawnAt;
+  for (std::size_t i = 0; i < dx.size(); ++i) drawnAt[{dx[i], dy[i]}] = std::int32_t(i);
+  ASSERT_EQ(drawnAt.size(), dx.size());
+  std::vector<std::int32_t> was(cx.size());
+  for (std::size_t i = 0; i < cx.size(); ++i) {
+    const auto at = drawnAt.find({cx[i], cy[i]});
+    ASSERT_NE(at, drawnAt.end()) << "device " << i << " is no drawn point";
+    was[i] = at->second;
+  }
+  double step = 0, drawnStep = 0;
+  for (std::int64_t i = 0; i < curve.devices(); ++i) {
+    std::vector<std::int32_t> mapped;
+    for (std::int32_t j : curve.neighborsOf(i)) mapped.push_back(was[j]);
+    std::sort(mapped.begin(), mapped.end());
+    ASSERT_EQ(mapped, drawn.neighborsOf(was[i])) << "device " << i;
+    if (i > 0) {
+      step += std::hypot(cx[i] - cx[i - 1], cy[i] - cy[i - 1]);
+      drawnStep += std::hypot(dx[i] - dx[i - 1], dy[i] - dy[i - 1]);
+    }
+  }
+  const double n = double(curve.devices() - 1);
+  EXPECT_LT(step / n, 1.5) << "mean distance between consecutive ids";  // drawn order: ~0.52 side
+  EXPECT_GT(drawnStep / n, 15.0);
 }
 
 class EdgeFile : public ::testing::Test {
@@ -170,7 +208,7 @@ TEST(Network, BadSpecsAreRefusedByName) {
   auto errorOf = [](const std::string& spec) {
     return test::errorOf([&] { Network::fromSpec(spec); });
   };
-  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED], edges:FILE or arcs:FILE)";
+  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE)";
   auto expectSpec = [&](const std::string& spec, const std::string& what) {
     EXPECT_EQ(errorOf(spec), "kfield::Network::fromSpec: network '" + spec + "': " + what);
   };
@@ -183,6 +221,8 @@ TEST(Network, BadSpecsAreRefusedByName) {
   expectSpec("rgg:10:-1", "the radius must be finite and > 0, got -1");
   expectSpec("rgg:2.5:1", "device count '2.5' is not a whole number >= 0");
   expectSpec("rgg:0:1", "the number of devices must be in [1, 2147483647], got 0");
+  expectSpec("rgg:10:1:2:3", "not understood" + usage);
+  expectSpec("rgg:10:1:2:hilbert:x", "not understood" + usage);
   expectSpec("", "empty" + usage);
   // Edges that would not fit in any machine's memory: counted, named, nothing allocated.
   const std::string huge = errorOf("rgg:10000000:1000");

@@ -7,10 +7,12 @@
 #include <kfield/io/NetworkFile.hpp>
 #include <kfield/io/Spill.hpp>
 #include <kfield/Errors.hpp>
+#include <kfield/diff/DistributedGradient.hpp>
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/impl/Bits.hpp>
 #include <kfield/impl/Sizes.hpp>
+#include <kfield/sim/DistributedSimulation.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <sys/resource.h>
@@ -20,6 +22,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 namespace kfield::cli {
@@ -37,6 +40,10 @@ struct GradOptions {
   std::int64_t source = 0;
   std::string space;  // "": Kokkos' default
   BitsOutput bits;
+  std::string partition = "blocks";  // under mpirun: how the devices are split among the ranks
+  bool partitionGiven = false;
+  int rank = 0, ranks = 1;                 // MPI's world
+  std::optional<DevicePartition> parts;  // parsed from partition, over several ranks
 };
 
 std::string learnableNames() {
@@ -89,16 +96,18 @@ ResultBits resultBits(const diff::GradientResult& r) {
   return bits;
 }
 
-// The forward and the gradient, on one execution space.
-template <class Space>
-int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const Network& net,
-                  const TracedProgram& program, Space space) {
+// The forward and the gradient, on one execution space: in one process, or over the world's
+// MPI ranks (each simulating and reversing its part; rank 0 reports).
+template <class MakeSimulation, class MakeGradient>
+int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, const Network& net,
+                      const TracedProgram& program, const std::string& spaceName,
+                      const MakeSimulation& makeSimulation, const MakeGradient& makeGradient) {
   const std::int64_t n = net.devices();
 
   // The plain forward, for comparison.
   double forwardSeconds = 0;
   {
-    BasicSimulation<Space> sim(program, net, o.samples, space);
+    auto sim = makeSimulation();
     for (const lib::ParameterDefault& p : chosen.parameters) {
       sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
     }
@@ -108,7 +117,7 @@ int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const
     forwardSeconds = secondsSince(start);
   }
 
-  diff::BasicGradient<Space> g(program, net, o.samples, space);
+  auto g = makeGradient();
   for (const lib::ParameterDefault& p : chosen.parameters) {
     g.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
   }
@@ -126,10 +135,12 @@ int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const
   const auto start = std::chrono::steady_clock::now();
   const diff::GradientResult r = g.run(o.rounds, options);
   const double gradientSeconds = secondsSince(start);
+  if (o.rank != 0) return 0;  // rank 0 reports
 
   std::cout.precision(17);
   std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
-            << (o.samples == 1 ? "" : "s") << ", " << o.rounds << " rounds, " << Space::name()
+            << (o.samples == 1 ? "" : "s") << ", " << o.rounds << " rounds, " << spaceName
+            << (o.ranks > 1 ? ", over " + std::to_string(o.ranks) + " MPI ranks (" + o.parts->text() + ")" : "")
             << "\n"
             << "loss (sum of squares of the final field): " << r.loss << "\n";
   for (const ParameterInfo& p : program.parameters) {
@@ -154,10 +165,28 @@ int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const
   return 0;
 }
 
-int runGrad(const GradOptions& o) {
-  if (worldRanks().ranks > 1) {
-    throw UserError("grad runs in one process; start it once, not under mpirun (only run "
-                    "splits a network among MPI ranks)");
+template <class Space>
+int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const Network& net,
+                  const TracedProgram& program, Space space) {
+#if KFIELD_ENABLE_MPI
+  if (o.ranks > 1) {
+    return differentiateWith(
+        o, chosen, net, program, Space::name(),
+        [&] { return BasicDistributedSimulation<Space>(program, net, o.samples, MPI_COMM_WORLD, o.parts, space); },
+        [&] { return diff::BasicDistributedGradient<Space>(program, net, o.samples, MPI_COMM_WORLD, o.parts, space); });
+  }
+#endif
+  return differentiateWith(
+      o, chosen, net, program, Space::name(), [&] { return BasicSimulation<Space>(program, net, o.samples, space); },
+      [&] { return diff::BasicGradient<Space>(program, net, o.samples, space); });
+}
+
+int runGrad(GradOptions o) {
+  o.rank = worldRanks().rank;
+  o.ranks = worldRanks().ranks;
+  if (o.ranks > 1 && !o.spill.empty()) {
+    throw UserError("--spill: a gradient over " + std::to_string(o.ranks) +
+                    " MPI ranks keeps its checkpoints in memory; spill in one process");
   }
   const lib::LibraryProgram* chosen = lib::findProgram(o.program);
   if (!chosen || chosen->parameters.empty()) {
@@ -176,6 +205,14 @@ int runGrad(const GradOptions& o) {
     throw UserError("--source " + std::to_string(o.source) + " is not a device of " + net.description() +
                     " (0.." + std::to_string(n - 1) + ")");
   }
+  if (o.partitionGiven || o.ranks > 1) {
+    try {
+      o.parts = DevicePartition::fromSpec(o.partition, n, o.ranks);
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();  // "kfield::DevicePartition: partition '...': ..."
+      throw UserError("--" + what.substr(what.find(": ") + 2) + " (under mpirun -np " + std::to_string(o.ranks) + ")");
+    }
+  }
   const TracedProgram program = chosen->build(net, {});
   return onSpace(o.space, [&](auto space) { return differentiate(o, *chosen, net, program, space); });
 }
@@ -191,7 +228,7 @@ Command addGradCommand(CLI::App& app) {
       "Example: kfield grad scaled-distance --network grid:316x316 --rounds 1000 --samples 16");
   grad->add_option("program", o->program, learnableNames())->required();
   grad->add_option("--network", o->network,
-                   "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED], edges:FILE or arcs:FILE (default grid:316x316)");
+                   "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE (default grid:316x316)");
   grad->add_option("--rounds", o->rounds, "Rounds every sample runs")->required();
   grad->add_option("--samples", o->samples, "Samples (sample s: source stride * s devices on; default 1)");
   grad->add_option("--window", o->window, "Rounds per recompute window (default clamp(ceil(sqrt S), 16, 1024))");
@@ -203,9 +240,13 @@ Command addGradCommand(CLI::App& app) {
                    "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
   grad->add_option("--chunk", o->chunk,
                    "At most this many samples per pass (a power of two below 256, else a multiple of 256; the same bits)");
+  grad->add_option("--partition", o->partition,
+                   "Under mpirun: how the devices are split among the ranks: blocks (the default) or "
+                   "bounds:B1,...,B(P-1), as for run");
   addBitsOptions(*grad, o->bits);
   grad->fallthrough();
-  return {grad, [o] {
+  return {grad, [o, grad] {
+            o->partitionGiven = grad->count("--partition") > 0;
             return refusalsAsUserErrors([&] { return runGrad(*o); },
                                         "differentiating '" + o->program + "' on " + o->network);
           }};

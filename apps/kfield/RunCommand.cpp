@@ -495,7 +495,7 @@ Command addRunCommand(CLI::App& app) {
       "Example: kfield run hop-gradient --network grid:1000x1000 --source 0 --rounds 500");
   run->add_option("program", o->program, programNames())->required();
   run->add_option("--network", o->network,
-                  "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED], edges:FILE or arcs:FILE (directed) (default grid:1000x1000)");
+                  "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE (directed) (default grid:1000x1000)");
   run->add_option("--rounds", o->rounds, "Rounds to run (default: until stable)");
   run->add_option("--max-rounds", o->maxRounds, "Cap when running until stable");
   run->add_option("--samples", o->samples, "Samples run together (default 1)");

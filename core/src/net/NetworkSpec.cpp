@@ -54,7 +54,7 @@ Network fromSpecWords(const std::string& spec) {
     }
     return static_cast<std::int64_t>(value);
   };
-  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED], edges:FILE or arcs:FILE)";
+  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE)";
   if (parts.empty()) fail("empty" + usage);
   if (parts[0] == "grid" && (parts.size() == 2 || parts.size() == 3)) {
     const auto x = parts[1].find('x');
@@ -63,9 +63,13 @@ Network fromSpecWords(const std::string& spec) {
     return Network::grid(integer(parts[1].substr(0, x), "width"), integer(parts[1].substr(x + 1), "height"),
                 hood);
   }
-  if (parts[0] == "rgg" && (parts.size() == 3 || parts.size() == 4)) {
+  if (parts[0] == "rgg" && parts.size() >= 3 && parts.size() <= 5) {
+    const bool hilbert = parts.back() == "hilbert";
+    if (hilbert) parts.pop_back();
+    if (parts.size() == 5 || parts.size() < 3) fail("not understood" + usage);
     const std::uint64_t seed = parts.size() == 4 ? std::uint64_t(integer(parts[3], "seed")) : 1;
-    return Network::randomGeometric(integer(parts[1], "device count"), number(parts[2], "radius"), seed);
+    return Network::randomGeometric(integer(parts[1], "device count"), number(parts[2], "radius"), seed,
+                                    hilbert ? DeviceOrder::Hilbert : DeviceOrder::Drawn);
   }
   if (parts[0] == "edges" && parts.size() >= 2) {
     return Network::fromEdgeList(spec.substr(6));  // the file name may itself hold ':'

@@ -3,10 +3,13 @@
 
 #include "kfield/Random.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kfield {
 namespace {
@@ -149,21 +152,62 @@ Network Network::fromPositions(std::vector<double> x, std::vector<double> y, dou
   return net;
 }
 
-Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t seed) {
+namespace {
+
+// The index of cell (x, y) of a 2^16 x 2^16 grid along the Hilbert curve that fills it.
+std::uint64_t hilbertIndex(std::uint32_t x, std::uint32_t y) {
+  constexpr std::uint32_t kSide = 1u << 16;
+  std::uint64_t d = 0;
+  for (std::uint32_t s = kSide / 2; s > 0; s /= 2) {
+    const std::uint32_t rx = (x & s) > 0, ry = (y & s) > 0;
+    d += std::uint64_t(s) * s * ((3 * rx) ^ ry);
+    if (ry == 0) {  // turn the quadrant so that the curve enters and leaves it in order
+      if (rx == 1) x = kSide - 1 - x, y = kSide - 1 - y;
+      std::swap(x, y);
+    }
+  }
+  return d;
+}
+
+// Devices by their points' places along the curve over the square [0, side)^2.
+std::vector<std::int64_t> hilbertOrder(const std::vector<double>& x, const std::vector<double>& y, double side) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  std::vector<std::pair<std::uint64_t, std::int64_t>> keys(static_cast<std::size_t>(n));
+  const auto cell = [side](double v) {
+    return static_cast<std::uint32_t>(std::min(65535.0, std::max(0.0, std::floor(v / side * 65536.0))));
+  };
+  for (std::int64_t i = 0; i < n; ++i) keys[i] = {hilbertIndex(cell(x[i]), cell(y[i])), i};
+  std::sort(keys.begin(), keys.end());  // ties (one cell): by drawn index
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) order[i] = keys[i].second;
+  return order;
+}
+
+}  // namespace
+
+Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order) {
   const char* who = "kfield::Network::randomGeometric";
   checkDevices(who, n);
   checkNetworkBytes(who, "a random geometric graph of " + std::to_string(n) + " devices",
-                    networkBytes(std::uint64_t(n), std::uint64_t(n), 2 * sizeof(double), 0));
+                    networkBytes(std::uint64_t(n), std::uint64_t(n),
+                                 // positions; along a curve also keys, order and moved positions
+                                 (order == DeviceOrder::Hilbert ? 7 : 2) * sizeof(double), 0));
   const double side = std::sqrt(double(n));
   std::vector<double> x(n), y(n);
   for (std::int64_t i = 0; i < n; ++i) {
     x[i] = uniform01(seed, 2 * std::uint64_t(i)) * side;
     y[i] = uniform01(seed, 2 * std::uint64_t(i) + 1) * side;
   }
+  if (order == DeviceOrder::Hilbert) {  // device i: the i-th drawn point along the curve
+    const std::vector<std::int64_t> along = hilbertOrder(x, y, side);
+    std::vector<double> ax(x.size()), ay(y.size());
+    for (std::int64_t i = 0; i < n; ++i) ax[i] = x[along[i]], ay[i] = y[along[i]];
+    x.swap(ax), y.swap(ay);
+  }
   Network net = fromPositions(std::move(x), std::move(y), radius);
   std::ostringstream description;
   description << "random geometric graph of " << n << " devices, radius " << radius << ", seed "
-              << seed;
+              << seed << (order == DeviceOrder::Hilbert ? ", numbered along a Hilbert curve" : "");
   net.data_->description = description.str();
   return net;
 }

@@ -66,6 +66,10 @@ class BasicDistributedGradient final : private impl::PassParts<ExecSpace> {
     start(std::move(program), std::move(part), samples, space);
   }
 
+  // The reverse's passes call back into this object: it stays where it was made.
+  BasicDistributedGradient(const BasicDistributedGradient&) = delete;
+  BasicDistributedGradient& operator=(const BasicDistributedGradient&) = delete;
+
   using Sensor = kfield::impl::SensorHandle<BasicDistributedGradient>;
   // Sensors by the whole network's device ids; every rank sets every value (a rank keeps those
   // of the devices it holds).
@@ -92,6 +96,11 @@ class BasicDistributedGradient final : private impl::PassParts<ExecSpace> {
     return run(std::vector<std::int64_t>(static_cast<std::size_t>(samples()), rounds), options);
   }
 
+  // What one sample costs this rank's passes (Gradient::bytesPerSample of its part): the unit
+  // of GradientOptions::budgetBytes, which is each rank's.
+  std::uint64_t bytesPerSample(std::int64_t longest, std::int64_t window = 0, Tape tape = Tape::Carry) const {
+    return local_->bytesPerSample(longest, window, tape);
+  }
   std::int64_t devices() const { return part_.devices; }
   std::int64_t samples() const { return local_->samples(); }
   int rank() const { return rank_; }
@@ -142,6 +151,11 @@ class BasicDistributedGradient final : private impl::PassParts<ExecSpace> {
     long long n = samplesPerPass;
     kfield::impl::mpiCheck(kWho, MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_LONG_LONG, MPI_MIN, comm_), "MPI_Allreduce");
     return static_cast<std::int64_t>(n);
+  }
+
+  void failTogether(const std::string& problem) override {
+    kfield::impl::failOnEveryRank(kWho, problem.empty() ? problem : problem + " (rank " + std::to_string(rank_) + ")",
+                                  comm_);
   }
 
   MPI_Comm comm_;

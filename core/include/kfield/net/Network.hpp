@@ -18,6 +18,11 @@ namespace kfield {
 // Devices 0..N-1 with neighbor lists (symmetric, but for directed edge lists). Built on the host once (O(N) for every
 // builder) and never changed after: copies share the arrays. Every builder refuses, before
 // allocating, a network that would not fit in this machine's memory.
+// How a random geometric graph numbers its devices: in the order its points are drawn, or
+// along a Hilbert curve over the square, so that runs of ids are regions of the plane (a
+// partition into blocks of ids is then a spatial one, with small halos).
+enum class DeviceOrder { Drawn, Hilbert };
+
 class Network {
  public:
   // W x H devices at unit spacing, id = y * W + x; 4 (von Neumann) or 8 (Moore) neighbors;
@@ -30,8 +35,9 @@ class Network {
   static Network fromPositions(std::vector<double> x, std::vector<double> y, double radius);
 
   // n devices uniform in a square of side sqrt(n) (one device per unit of area), from a
-  // counter-based generator: the same graph for the same (n, radius, seed) everywhere.
-  static Network randomGeometric(std::int64_t n, double radius, std::uint64_t seed = 1);
+  // counter-based generator: the same graph for the same (n, radius, seed, order) everywhere.
+  static Network randomGeometric(std::int64_t n, double radius, std::uint64_t seed = 1,
+                                 DeviceOrder order = DeviceOrder::Drawn);
 
   // A text file of `src dst [length]` lines, one undirected edge each ('#' starts a comment):
   // ids are whole numbers, the length a decimal number >= 0; devices are 0..max id; an edge
@@ -47,7 +53,7 @@ class Network {
                          std::vector<double> lengths, std::vector<double> x,
                          std::vector<double> y, std::string description);
 
-  // "grid:WxH[:4|:8]", "rgg:N:RADIUS[:SEED]", "edges:FILE" or "arcs:FILE" (directed), as `kfield run --network` takes.
+  // "grid:WxH[:4|:8]", "rgg:N:RADIUS[:SEED][:hilbert]", "edges:FILE" or "arcs:FILE" (directed), as `kfield run --network` takes.
   // Errors name the spec: "network 'rgg:10:-1': the radius must be finite and > 0, got -1".
   static Network fromSpec(const std::string& spec);
 

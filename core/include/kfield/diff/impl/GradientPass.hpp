@@ -3,6 +3,7 @@
 #ifndef KFIELD_DIFF_IMPL_GRADIENTPASS_HPP
 #define KFIELD_DIFF_IMPL_GRADIENTPASS_HPP
 
+#include "kfield/Errors.hpp"
 #include "kfield/Plane.hpp"
 #include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/backends/Tuning.hpp"

@@ -86,10 +86,17 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
                         product({rows.adjoints, un})}),
                  8});
     const MemoryLimit limit = memoryLimit<Memory>();
-    kfield::impl::requireMemory("kfield::diff::Gradient",
-                                "the gradient of " + std::to_string(n) + " samples over " +
-                                    std::to_string(S) + " rounds (window " + std::to_string(setup.window) + ")",
-                                total({forward, reverse}), limit.bytes, limit.where);
+    std::string problem;  // over ranks: refused on every rank, before any rank waits on another
+    try {
+      kfield::impl::requireMemory("kfield::diff::Gradient",
+                                  "the gradient of " + std::to_string(n) + " samples over " +
+                                      std::to_string(S) + " rounds (window " + std::to_string(setup.window) + ")",
+                                  total({forward, reverse}), limit.bytes, limit.where);
+    } catch (const std::invalid_argument& e) {
+      if (!setup.parts) throw;
+      problem = reason(e);
+    }
+    if (setup.parts) setup.parts->failTogether(problem);
     result.forwardBytes = std::max(result.forwardBytes, forward);
     result.reverseBytes = std::max(result.reverseBytes, reverse);
     result.carryBytes = std::max(result.carryBytes, product({rows.carry, un, 8}));

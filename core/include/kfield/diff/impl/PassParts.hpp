@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace kfield::diff::impl {
@@ -47,6 +48,8 @@ class PassParts {
                                                 bool oneSequence) = 0;
   // The samples per pass all parts take: the fewest any part's memory holds.
   virtual std::int64_t agree(std::int64_t samplesPerPass) = 0;
+  // Throws, on every part, the first part's problem (in part order) when any part has one.
+  virtual void failTogether(const std::string& problem) = 0;
 };
 
 }  // namespace kfield::diff::impl
