@@ -6,9 +6,17 @@
 #include "LibraryRuns.hpp"
 #include "TestSpaces.hpp"
 
+#include <kfield/Config.hpp>
 #include <kfield/diff/DistributedGradient.hpp>
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
+#if KFIELD_ENABLE_HDF5
+#include "TempFolder.hpp"
+
+#include <kfield/io/Spill.hpp>
+
+#include <filesystem>
+#endif
 
 #include <optional>
 #include <stdexcept>
@@ -166,7 +174,8 @@ TYPED_TEST(GradientOverRanks, ExchangesAndProcessesGiveTheBitsOfOneProcess) {
   }
 }
 
-// Windows of recompute, either tape, and passes of fewer samples (a budget) keep the bits.
+// Windows of recompute, either tape, passes of fewer samples (a budget) and checkpoints spilled
+// to disk keep the bits.
 TYPED_TEST(GradientOverRanks, WindowsTapesAndBudgetsKeepTheBits) {
   const int ranks = worldRanks();
   const Network net = Network::randomGeometric(120, 1.6, 4);
@@ -185,6 +194,16 @@ TYPED_TEST(GradientOverRanks, WindowsTapesAndBudgetsKeepTheBits) {
   setUp(sized, program, net.devices(), 3, true);
   budget.budgetBytes = 2 * static_cast<std::int64_t>(sized.bytesPerSample(7));  // passes of 2 and 1
   expectSameAsOneProcess<TypeParam>(program, net, std::nullopt, true, "a budget of one sample", budget);
+#if KFIELD_ENABLE_HDF5
+  TempFolder dir;  // every rank its own: each spills its own part's checkpoints
+  diff::GradientOptions spilled;
+  spilled.window = 3;
+  spilled.spill = io::spillStore(dir.path());
+  spilled.spillAlways = true;
+  expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), true, "checkpoints spilled",
+                                    spilled);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a spill file was left behind";
+#endif
 }
 
 // A grid built by parts (no rank holds the whole) reverses as the whole grid does.

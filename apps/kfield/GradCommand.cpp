@@ -184,10 +184,6 @@ int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const
 int runGrad(GradOptions o) {
   o.rank = worldRanks().rank;
   o.ranks = worldRanks().ranks;
-  if (o.ranks > 1 && !o.spill.empty()) {
-    throw UserError("--spill: a gradient over " + std::to_string(o.ranks) +
-                    " MPI ranks keeps its checkpoints in memory; spill in one process");
-  }
   const lib::LibraryProgram* chosen = lib::findProgram(o.program);
   if (!chosen || chosen->parameters.empty()) {
     throw UserError("'" + o.program + "' is not a learnable program (learnable: " + learnableNames() + ")");

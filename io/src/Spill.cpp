@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <optional>
+#include <string>
 
 namespace kfield::io {
 
@@ -20,8 +21,12 @@ class SpillFile final : public diff::CarryStore {
   void open(std::int64_t words) override {
     close();
     static std::atomic<int> serial{0};
-    path_ = folder_ + "/kfield-spill-" + std::to_string(getpid()) + "-" +
-            std::to_string(serial++) + ".h5";
+    // Host, process and serial: every process of an MPI job (each rank spills its own part)
+    // writes its own file, also in a folder that several nodes share.
+    char host[256] = {};
+    if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+    path_ = folder_ + "/kfield-spill-" + (host[0] ? std::string(host) + "-" : std::string()) +
+            std::to_string(getpid()) + "-" + std::to_string(serial++) + ".h5";
     file_.emplace(impl::File::overwrite(path_));
     impl::writeHeader(*file_, "window-spill");
     // Scratch read back by this process: contiguous, no checksum, nothing compressed.
