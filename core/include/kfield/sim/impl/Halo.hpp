@@ -9,12 +9,12 @@
 #include "kfield/Config.hpp"
 
 #if KFIELD_ENABLE_MPI
+#include "kfield/Plane.hpp"
+#include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/impl/Errors.hpp"
 #include "kfield/impl/Mpi.hpp"
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
-#include "kfield/backends/MemoryLimit.hpp"
-#include "kfield/Plane.hpp"
 #include "kfield/net/DevicePartition.hpp"
 #include "kfield/net/NetworkPart.hpp"
 #include "kfield/sim/impl/PlaneExchange.hpp"
