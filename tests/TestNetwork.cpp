@@ -1,6 +1,7 @@
 #include "ErrorOf.hpp"
 
 #include <kfield/net/Network.hpp>
+#include <kfield/net/NetworkPart.hpp>
 
 #include <gtest/gtest.h>
 
@@ -121,6 +122,52 @@ TEST(Network, HilbertOrderRenumbersTheSameGraphAlongTheCurve) {
   const double n = double(curve.devices() - 1);
   EXPECT_LT(step / n, 1.5) << "mean distance between consecutive ids";  // drawn order: ~0.52 side
   EXPECT_GT(drawnStep / n, 15.0);
+}
+
+// A part of an rgg built from its points alone is the part cut from the whole graph, in either
+// numbering: where stretches of the curve hold many points or few, radii from none to all.
+TEST(Network, RandomGeometricPartsAreCutsOfTheWholeGraph) {
+  struct Case {
+    std::int64_t n;
+    double radius;
+    std::uint64_t seed;
+  };
+  for (const Case& c : {Case{1, 1.0, 1}, Case{700, 1.5, 1}, Case{5000, 1.2, 7}, Case{200, 30.0, 2},
+                        Case{300, 1e-3, 3}, Case{300000, 1.1, 5}}) {
+    for (DeviceOrder order : {DeviceOrder::Drawn, DeviceOrder::Hilbert}) {
+      const Network whole = Network::randomGeometric(c.n, c.radius, c.seed, order);
+      std::vector<IndexRange> runs{{0, c.n}, {0, 0}, {c.n, c.n}, {0, 1}, {c.n - 1, c.n}};
+      for (std::int64_t parts : {2, 3, 7}) {
+        for (std::int64_t p = 0; p < parts && c.n < 300000; ++p) runs.push_back({c.n * p / parts, c.n * (p + 1) / parts});
+      }
+      if (c.n == 300000) runs.push_back({123457, 181000});
+      for (const IndexRange& run : runs) {
+        const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) + ", " +
+                                 std::to_string(run.end) + ")";
+        const NetworkPart built = NetworkPart::randomGeometric(c.n, c.radius, c.seed, order, run);
+        const NetworkPart cut = NetworkPart::of(whole, run);
+        EXPECT_EQ(built.ids, cut.ids) << what;
+        EXPECT_EQ(built.owned.begin, cut.owned.begin) << what;
+        EXPECT_EQ(built.owned.end, cut.owned.end) << what;
+        EXPECT_EQ(built.ownedIds.begin, run.begin) << what;
+        EXPECT_EQ(built.ownedIds.end, run.end) << what;
+        EXPECT_EQ(built.devices, c.n) << what;
+        EXPECT_EQ(built.network.offsets(), cut.network.offsets()) << what;
+        EXPECT_EQ(built.network.neighbors(), cut.network.neighbors()) << what;
+        EXPECT_EQ(built.network.x(), cut.network.x()) << what;  // doubles compared exactly
+        EXPECT_EQ(built.network.y(), cut.network.y()) << what;
+        EXPECT_EQ(built.network.lengths(), cut.network.lengths()) << what;
+        EXPECT_EQ(built.network.description(), cut.network.description()) << what;
+      }
+    }
+  }
+  EXPECT_EQ(test::errorOf([] { NetworkPart::randomGeometric(10, -1.0, 1, DeviceOrder::Drawn, {0, 5}); }),
+            "kfield::NetworkPart::randomGeometric: the radius must be finite and > 0, got -1");
+  EXPECT_EQ(test::errorOf([] { NetworkPart::randomGeometric(0, 1.0, 1, DeviceOrder::Drawn, {0, 0}); }),
+            "kfield::NetworkPart::randomGeometric: the number of devices must be in [1, 2147483647], got 0");
+  EXPECT_EQ(test::errorOf([] { NetworkPart::randomGeometric(10, 1.0, 1, DeviceOrder::Hilbert, {4, 11}); }),
+            "kfield::NetworkPart::randomGeometric: devices [4, 11) are not a run of the 10 devices of network "
+            "'random geometric graph of 10 devices, radius 1, seed 1, numbered along a Hilbert curve'");
 }
 
 class EdgeFile : public ::testing::Test {

@@ -1,6 +1,7 @@
 // kfield grad: the gradient of a learnable library program's loss with respect to its
 // parameters, through S rounds, by the windowed reverse; with the plain forward's time beside.
 #include "Command.hpp"
+#include "CommandNetwork.hpp"
 #include "Digest.hpp"
 #include "Space.hpp"
 
@@ -99,17 +100,17 @@ ResultBits resultBits(const diff::GradientResult& r) {
 // The forward and the gradient, on one execution space: in one process, or over the world's
 // MPI ranks (each simulating and reversing its part; rank 0 reports).
 template <class MakeSimulation, class MakeGradient>
-int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, const Network& net,
+int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, const CommandNetwork& net,
                       const TracedProgram& program, const std::string& spaceName,
                       const MakeSimulation& makeSimulation, const MakeGradient& makeGradient) {
-  const std::int64_t n = net.devices();
+  const std::int64_t n = net.devices;
 
   // The plain forward, for comparison.
   double forwardSeconds = 0;
   {
     auto sim = makeSimulation();
     for (const lib::ParameterDefault& p : chosen.parameters) {
-      sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
+      sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net.facts));
     }
     setInputs(sim, chosen, o, n);
     const auto start = std::chrono::steady_clock::now();
@@ -119,7 +120,7 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, c
 
   auto g = makeGradient();
   for (const lib::ParameterDefault& p : chosen.parameters) {
-    g.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
+    g.parameter(p.name, lib::defaultParameter(chosen, p.name, net.facts));
   }
   setInputs(g, chosen, o, n);
   diff::GradientOptions options;
@@ -138,7 +139,7 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, c
   if (o.rank != 0) return 0;  // rank 0 reports
 
   std::cout.precision(17);
-  std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
+  std::cout << o.program << " on " << net.description << ", " << o.samples << " sample"
             << (o.samples == 1 ? "" : "s") << ", " << o.rounds << " rounds, " << spaceName
             << (o.ranks > 1 ? ", over " + std::to_string(o.ranks) + " MPI ranks (" + o.parts->text() + ")" : "")
             << "\n"
@@ -166,19 +167,19 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, c
 }
 
 template <class Space>
-int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const Network& net,
+int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const CommandNetwork& net,
                   const TracedProgram& program, Space space) {
 #if KFIELD_ENABLE_MPI
   if (o.ranks > 1) {
     return differentiateWith(
         o, chosen, net, program, Space::name(),
-        [&] { return BasicDistributedSimulation<Space>(program, net, o.samples, MPI_COMM_WORLD, o.parts, space); },
-        [&] { return diff::BasicDistributedGradient<Space>(program, net, o.samples, MPI_COMM_WORLD, o.parts, space); });
+        [&] { return BasicDistributedSimulation<Space>(program, *net.part, *net.partition, o.samples, MPI_COMM_WORLD, space); },
+        [&] { return diff::BasicDistributedGradient<Space>(program, *net.part, *net.partition, o.samples, MPI_COMM_WORLD, space); });
   }
 #endif
   return differentiateWith(
-      o, chosen, net, program, Space::name(), [&] { return BasicSimulation<Space>(program, net, o.samples, space); },
-      [&] { return diff::BasicGradient<Space>(program, net, o.samples, space); });
+      o, chosen, net, program, Space::name(), [&] { return BasicSimulation<Space>(program, *net.whole, o.samples, space); },
+      [&] { return diff::BasicGradient<Space>(program, *net.whole, o.samples, space); });
 }
 
 int runGrad(GradOptions o) {
@@ -195,21 +196,14 @@ int runGrad(GradOptions o) {
   if (o.chunk < 0) throw UserError("--chunk must be >= 1, got " + std::to_string(o.chunk));
   if (o.chunk > 0 && o.budget > 0) throw UserError("--chunk and --budget both set the passes: give one");
   requireSpace(o.space);
-  const Network net = io::networkFromSpec(o.network);
-  const std::int64_t n = net.devices();
+  const CommandNetwork net = commandNetwork(o.network, o.partition, o.partitionGiven, o.rank, o.ranks, false);
+  const std::int64_t n = net.devices;
   if (o.source < 0 || o.source >= n) {
-    throw UserError("--source " + std::to_string(o.source) + " is not a device of " + net.description() +
+    throw UserError("--source " + std::to_string(o.source) + " is not a device of " + net.description +
                     " (0.." + std::to_string(n - 1) + ")");
   }
-  if (o.partitionGiven || o.ranks > 1) {
-    try {
-      o.parts = DevicePartition::fromSpec(o.partition, n, o.ranks);
-    } catch (const std::invalid_argument& e) {
-      const std::string what = e.what();  // "kfield::DevicePartition: partition '...': ..."
-      throw UserError("--" + what.substr(what.find(": ") + 2) + " (under mpirun -np " + std::to_string(o.ranks) + ")");
-    }
-  }
-  const TracedProgram program = chosen->build(net, {});
+  o.parts = net.partition;
+  const TracedProgram program = chosen->build(net.facts, {});
   return onSpace(o.space, [&](auto space) { return differentiate(o, *chosen, net, program, space); });
 }
 

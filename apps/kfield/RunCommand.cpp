@@ -1,5 +1,6 @@
 // kfield run: a library program over a network, to a fixed round or until stable.
 #include "Command.hpp"
+#include "CommandNetwork.hpp"
 #include "Digest.hpp"
 #include "Space.hpp"
 
@@ -196,10 +197,10 @@ class Progress {
 // The run itself, on one execution space: the samples in chunks of o.chunk simulations
 // (all in one by default), each from the same inputs.
 template <class Space>
-int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Network& net,
+int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const CommandNetwork& net,
              const TracedProgram& program, const std::vector<std::int64_t>& sources,
              const std::vector<Failure>& failures, Space space) {
-  const std::int64_t n = net.devices();
+  const std::int64_t n = net.devices;
   const std::int64_t chunk = o.chunk > 0 ? std::min(o.chunk, o.samples) : o.samples;
   auto reads = [&](const char* sensor) {
     return std::find(chosen.sensors.begin(), chosen.sensors.end(), sensor) !=
@@ -238,7 +239,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
       };
       const double firedBefore = o.schedule ? firings() : 0.0;
       for (const lib::ParameterDefault& p : chosen.parameters) {
-        sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net));
+        sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net.facts));
       }
       if (o.program == "channel") {
         sim.sensor("source").set(sources[0], true);
@@ -252,7 +253,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
         for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
       }
       if (!o.resume.empty()) {  // one chunk: runProgram refuses --chunk with --resume
-        const SimulationCarry carry = io::loadRestart(o.resume, program, net, o.samples);
+        const SimulationCarry carry = io::loadRestart(o.resume, program, *net.whole, o.samples);
         resumedAt = *std::max_element(carry.rounds.begin(), carry.rounds.end());
         sim.restore(carry);
       }
@@ -262,7 +263,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
       };
       std::unique_ptr<io::SimulationExport> exported;  // one chunk, as for --resume; rank 0 writes
       if (!o.out.empty() && rank == 0) {
-        exported = std::make_unique<io::SimulationExport>(o.out, net, o.program, o.samples,
+        exported = std::make_unique<io::SimulationExport>(o.out, *net.whole, o.program, o.samples,
                                                          "output", o.deflate, width);
       }
       std::int64_t lastExported = -1;
@@ -317,21 +318,22 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Netwo
     };
 #if KFIELD_ENABLE_MPI
     if (o.ranks > 1) {
-      BasicDistributedSimulation<Space> sim(program, net, count, MPI_COMM_WORLD, o.parts, space);
+      BasicDistributedSimulation<Space> sim(program, *net.part, *net.partition, count, MPI_COMM_WORLD, space);
       drive(sim);
       continue;
     }
 #endif
+    const Network& whole = *net.whole;
     BasicSimulation<Space> sim =
-        schedule && o.motion ? BasicSimulation<Space>(program, net, count, *schedule, *o.motion, space)
-        : schedule           ? BasicSimulation<Space>(program, net, count, *schedule, space)
-        : o.motion           ? BasicSimulation<Space>(program, net, count, *o.motion, space)
-                             : BasicSimulation<Space>(program, net, count, space);
+        schedule && o.motion ? BasicSimulation<Space>(program, whole, count, *schedule, *o.motion, space)
+        : schedule           ? BasicSimulation<Space>(program, whole, count, *schedule, space)
+        : o.motion           ? BasicSimulation<Space>(program, whole, count, *o.motion, space)
+                             : BasicSimulation<Space>(program, whole, count, space);
     drive(sim);
   }
   if (rank != 0) return 0;  // rank 0 reports
 
-  std::cout << o.program << " on " << net.description() << ", " << o.samples << " sample"
+  std::cout << o.program << " on " << net.description << ", " << o.samples << " sample"
             << (o.samples == 1 ? "" : "s")
             << (chunk < o.samples ? " in chunks of " + std::to_string(chunk) : "") << ", "
             << Space::name()
@@ -452,34 +454,29 @@ int runProgram(const RunOptions& o) {
     }
   }
   requireSpace(o.space);
-  const Network net = io::networkFromSpec(o.network);  // first: --move's range may come from it
-  if (o.partitionGiven || options.ranks > 1) {
-    try {
-      options.parts = DevicePartition::fromSpec(o.partition, net.devices(), options.ranks);
-    } catch (const std::invalid_argument& e) {
-      const std::string what = e.what();  // "kfield::DevicePartition: partition '...': ..."
-      throw UserError("--" + what.substr(what.find(": ") + 2) + " (under mpirun -np " +
-                      std::to_string(options.ranks) + ")");
-    }
-  }
+  // Under mpirun, --out (rank 0) and --resume (every rank) need the whole network: the file
+  // holds it.
+  const CommandNetwork net = commandNetwork(o.network, o.partition, o.partitionGiven, options.rank, options.ranks,
+                                            !o.resume.empty() || (!o.out.empty() && options.rank == 0));
+  options.parts = net.partition;
   if (!o.move.empty()) options.motion = motionOf(o);
-  const std::int64_t n = net.devices();
+  const std::int64_t n = net.devices;
   std::vector<std::int64_t> sources = o.sources.empty() ? std::vector<std::int64_t>{0} : o.sources;
   for (const Failure& f : failures) {
     if (f.device >= n) {
       throw UserError("--fail: device " + std::to_string(f.device) + " is not a device of " +
-                      net.description() + " (0.." + std::to_string(n - 1) + ")");
+                      net.description + " (0.." + std::to_string(n - 1) + ")");
     }
   }
   for (std::int64_t s : sources) {
     if (s < 0 || s >= n) {
-      throw UserError("--source " + std::to_string(s) + " is not a device of " + net.description() +
+      throw UserError("--source " + std::to_string(s) + " is not a device of " + net.description +
                       " (0.." + std::to_string(n - 1) + ")");
     }
   }
   lib::ProgramSettings settings;
   settings.radius = o.radius;
-  const TracedProgram program = chosen->build(net, settings);
+  const TracedProgram program = chosen->build(net.facts, settings);
   return onSpace(o.space, [&](auto space) {
     return simulate(options, *chosen, net, program, sources, failures, space);
   });

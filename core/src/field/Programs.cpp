@@ -13,19 +13,9 @@ namespace {
 Field<bool> source(Program& p) { return p.sense<bool>("source"); }
 Field<double> value(Program& p) { return p.sense<double>("value"); }
 
-std::int64_t largestDegree(const Network& net) {
-  std::int64_t degree = 0;
-  for (std::int64_t d = 0; d < net.devices(); ++d) {
-    degree = std::max(degree, net.offsets()[d + 1] - net.offsets()[d] - 1);
-  }
-  return degree;
-}
+std::int64_t largestDegree(const NetworkFacts& net) { return net.largestDegree; }
 
-double longestEdge(const Network& net) {
-  const std::vector<double> lengths = net.lengths();
-  const auto longest = std::max_element(lengths.begin(), lengths.end());
-  return longest == lengths.end() || *longest == 0.0 ? 1.0 : *longest;
-}
+double longestEdge(const NetworkFacts& net) { return net.longestLength == 0.0 ? 1.0 : net.longestLength; }
 
 // f(p) traced under the program's library name. Sensors are read one statement at a time, so
 // their order (LibraryProgram::sensors) does not hang on the order arguments are evaluated in.
@@ -36,20 +26,44 @@ TracedProgram traced(const char* name, F&& f) {
 
 }  // namespace
 
+NetworkFacts::NetworkFacts(const Network& network) : NetworkFacts(ofRows(network, {0, network.devices()})) {}
+
+NetworkFacts NetworkFacts::ofRows(const Network& network, IndexRange rows) {
+  NetworkFacts facts;
+  const auto& offsets = network.offsets();
+  for (std::int64_t d = rows.begin; d < rows.end; ++d) {
+    facts.largestDegree = std::max(facts.largestDegree, offsets[d + 1] - offsets[d] - 1);
+  }
+  if (rows.size() > 0) {
+    const std::vector<double> lengths = network.lengths();
+    for (std::int64_t k = offsets[rows.begin]; k < offsets[rows.end]; ++k) {
+      facts.longestLength = std::max(facts.longestLength, lengths[std::size_t(k)]);
+    }
+  }
+  return facts;
+}
+
+NetworkFacts NetworkFacts::merged(const NetworkFacts& a, const NetworkFacts& b) {
+  NetworkFacts facts;
+  facts.largestDegree = std::max(a.largestDegree, b.largestDegree);
+  facts.longestLength = std::max(a.longestLength, b.longestLength);
+  return facts;
+}
+
 const std::vector<LibraryProgram>& programs() {
   static const std::vector<LibraryProgram> table{
       {"hop-gradient",
        "hops to the nearest source",
        {"source"},
        {},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("hop-gradient", [](Program& p) { return hopGradient(p, source(p)); });
        }},
       {"distance-gradient",
        "distance to the nearest source along edge lengths",
        {"source"},
        {},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("distance-gradient",
                        [](Program& p) { return distanceGradient(p, source(p)); });
        }},
@@ -57,7 +71,7 @@ const std::vector<LibraryProgram>& programs() {
        "the value at the nearest source",
        {"source", "value"},
        {},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("broadcast", [](Program& p) {
            const Field<bool> s = source(p);
            return broadcast(p, s, value(p));
@@ -67,7 +81,7 @@ const std::vector<LibraryProgram>& programs() {
        "the sum of value over each source's catchment, at the source",
        {"source", "value"},
        {},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("collect-sum", [](Program& p) {
            const Field<bool> s = source(p);
            return collectSum(p, s, value(p));
@@ -77,14 +91,14 @@ const std::vector<LibraryProgram>& programs() {
        "the id of the nearest leader (leaders more than radius hops apart)",
        {},
        {},
-       [](const Network&, const ProgramSettings& s) {
+       [](const NetworkFacts&, const ProgramSettings& s) {
          return traced("election", [&](Program& p) { return election(p, s.radius); });
        }},
       {"channel",
        "1 on the devices of a channel from source to destination round obstacles",
        {"source", "destination", "obstacle"},
        {},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("channel", [](Program& p) {
            const Field<bool> s = source(p);
            const Field<bool> destination = p.sense<bool>("destination");
@@ -95,14 +109,14 @@ const std::vector<LibraryProgram>& programs() {
        "the largest value in the device's part of the network",
        {"value"},
        {},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("gossip-max", [](Program& p) { return gossipMax(p, value(p)); });
        }},
       {"consensus",
        "averaging consensus of value",
        {"value"},
        {},
-       [](const Network& net, const ProgramSettings& s) {
+       [](const NetworkFacts& net, const ProgramSettings& s) {
          if (!(s.rate >= 0.0) || !std::isfinite(s.rate)) {
            impl::invalidArgument("kfield::lib::consensus",
                                  "rate must be finite and >= 0, got " + std::to_string(s.rate));
@@ -114,7 +128,7 @@ const std::vector<LibraryProgram>& programs() {
        "distance to the nearest source along edge lengths times a learnable scale",
        {"source"},
        {{"scale", {1.0}}},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("scaled-distance", [](Program& p) {
            const Field<bool> s = source(p);
            return distanceGradient(p, s, p.parameter("scale"));
@@ -124,7 +138,7 @@ const std::vector<LibraryProgram>& programs() {
        "consensus of value with a learnable rate (starting at 1 / (largest degree + 1))",
        {"value"},
        {{"rate", {0.0}}},  // 0: replaced by 1 / (largest degree + 1) of the network
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("learned-consensus", [](Program& p) {
            const Field<double> v = value(p);
            return consensus(p, v, p.parameter("rate"));
@@ -134,7 +148,7 @@ const std::vector<LibraryProgram>& programs() {
        "(distance, value) of the nearest source: a tuple, one share of pairs",
        {"source", "value"},
        {},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return trace(
              [](Program& p) {
                const Field<bool> s = source(p);
@@ -147,7 +161,7 @@ const std::vector<LibraryProgram>& programs() {
        "radius: twice the network's longest edge)",
        {"source", "value"},
        {},
-       [](const Network& net, const ProgramSettings&) {
+       [](const NetworkFacts& net, const ProgramSettings&) {
          const double radius = 2.0 * longestEdge(net);
          return traced("collect-weighted", [radius](Program& p) {
            const Field<double> distance = distanceGradient(p, source(p));
@@ -159,7 +173,7 @@ const std::vector<LibraryProgram>& programs() {
        "speed: the longest edge per unit of time)",
        {"source"},
        {},
-       [](const Network& net, const ProgramSettings&) {
+       [](const NetworkFacts& net, const ProgramSettings&) {
          const double speed = longestEdge(net);
          return traced("bis-gradient", [speed](Program& p) { return bisGradient(p, source(p), speed); });
        }},
@@ -167,7 +181,7 @@ const std::vector<LibraryProgram>& programs() {
        "a clock the devices share: the time since the first device started (FCPP's shared_clock)",
        {},
        {},
-       [](const Network&, const ProgramSettings&) {
+       [](const NetworkFacts&, const ProgramSettings&) {
          return traced("shared-clock", [](Program& p) { return sharedClock(p); });
        }},
   };
@@ -175,7 +189,7 @@ const std::vector<LibraryProgram>& programs() {
 }
 
 std::vector<double> defaultParameter(const LibraryProgram& program, const std::string& name,
-                                     const Network& network) {
+                                     const NetworkFacts& network) {
   for (const ParameterDefault& p : program.parameters) {
     if (p.name != name) continue;
     if (program.name == "learned-consensus") return {1.0 / double(largestDegree(network) + 1)};

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <string>
 
 namespace kfield {
@@ -29,6 +30,19 @@ inline void checkDevices(const char* who, std::int64_t n) {
 std::int64_t checkGridShape(const char* who, std::int64_t width, std::int64_t height, int neighborhood);
 std::int64_t gridEntries(std::int64_t width, std::int64_t height, int neighborhood);
 std::string gridDescription(std::int64_t width, std::int64_t height, int neighborhood);
+
+// Random geometric graphs (RandomGeometric.cpp), what the whole graph and its parts share so
+// they agree bit for bit: drawn point i (in the square of side sqrt(n), n devices), the place along
+// the Hilbert curve that numbers a point, and whether two points are neighbors.
+std::pair<double, double> drawnPoint(double side, std::uint64_t seed, std::int64_t i);
+std::uint64_t hilbertKey(double x, double y, double side);  // in [0, 2^32)
+constexpr int kHilbertKeyBits = 32;
+inline bool withinRadius(double xi, double yi, double xj, double yj, double radius2) {
+  const double dx = xj - xi, dy = yj - yi;
+  return dx * dx + dy * dy <= radius2;
+}
+void checkRadius(const char* who, double radius);
+std::string rggDescription(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order);
 
 // The bytes of a network of `devices` and `entries` (self entries included), with `perDevice`
 // and `perEntry` more bytes (positions, given lengths).

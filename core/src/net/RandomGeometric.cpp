@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -41,7 +42,7 @@ class Cells {
     for (std::int64_t i = 0; i < n; ++i) members_[fill[cellOf(i)]++] = std::int32_t(i);
   }
 
-  // f(j, squared distance) for every device j != i within the radius of i.
+  // f(j) for every device j != i within the radius of i.
   template <class F>
   void forNeighbors(std::int64_t i, F&& f) const {
     const std::int64_t c = cellOf(i), cx = c % cw_, cy = c / cw_;
@@ -51,9 +52,7 @@ class Cells {
         const std::int64_t cell = ny * cw_ + nx;
         for (std::int64_t k = start_[cell]; k < start_[cell + 1]; ++k) {
           const std::int32_t j = members_[k];
-          const double dx = x_[j] - x_[i], dy = y_[j] - y_[i];
-          const double d2 = dx * dx + dy * dy;
-          if (j != i && d2 <= r2_) f(j, d2);
+          if (j != i && withinRadius(x_[i], y_[i], x_[j], y_[j], r2_)) f(j);
         }
       }
     }
@@ -102,9 +101,7 @@ Network Network::fromPositions(std::vector<double> x, std::vector<double> y, dou
     impl::invalidArgument(who, std::to_string(x.size()) + " x coordinates but " +
                                    std::to_string(y.size()) + " y coordinates");
   }
-  if (!(radius > 0.0) || !std::isfinite(radius)) {
-    impl::invalidArgument(who, "the radius must be finite and > 0, got " + impl::numberText(radius));
-  }
+  checkRadius(who, radius);
   for (std::int64_t i = 0; i < n; ++i) {
     if (!std::isfinite(x[i]) || !std::isfinite(y[i])) {
       impl::invalidArgument(who, "device " + std::to_string(i) + " has a non-finite position");
@@ -122,7 +119,7 @@ Network Network::fromPositions(std::vector<double> x, std::vector<double> y, dou
     for (std::int64_t i = 0; i < n && work < (1u << 24); i += stride, ++sampled) {
       work += cells.candidates(i);
       found += 1;
-      cells.forNeighbors(i, [&](std::int32_t, double) { ++found; });
+      cells.forNeighbors(i, [&](std::int32_t) { ++found; });
     }
     const double entries = double(found) / double(sampled) * double(n);
     const auto estimate = static_cast<std::uint64_t>(std::min(entries, 1.8e19));
@@ -133,7 +130,7 @@ Network Network::fromPositions(std::vector<double> x, std::vector<double> y, dou
                       networkBytes(std::uint64_t(n), estimate, perDevice, 0));
   }
   std::int64_t entries = n;
-  for (std::int64_t i = 0; i < n; ++i) cells.forNeighbors(i, [&](std::int32_t, double) { ++entries; });
+  for (std::int64_t i = 0; i < n; ++i) cells.forNeighbors(i, [&](std::int32_t) { ++entries; });
   checkNetworkBytes(who,
                     "radius " + impl::numberText(radius) + " (" +
                         std::to_string((entries - n) / 2) + " edges among " + std::to_string(n) +
@@ -144,7 +141,7 @@ Network Network::fromPositions(std::vector<double> x, std::vector<double> y, dou
   Network net = build(
       n, entries, false,
       [&](std::int64_t i, Row& row) {
-        cells.forNeighbors(i, [&](std::int32_t j, double) { row.emplace_back(j, 0.0); });
+        cells.forNeighbors(i, [&](std::int32_t j) { row.emplace_back(j, 0.0); });
       },
       description.str());
   net.data_->x = std::move(x);
@@ -173,10 +170,7 @@ std::uint64_t hilbertIndex(std::uint32_t x, std::uint32_t y) {
 std::vector<std::int64_t> hilbertOrder(const std::vector<double>& x, const std::vector<double>& y, double side) {
   const auto n = static_cast<std::int64_t>(x.size());
   std::vector<std::pair<std::uint64_t, std::int64_t>> keys(static_cast<std::size_t>(n));
-  const auto cell = [side](double v) {
-    return static_cast<std::uint32_t>(std::min(65535.0, std::max(0.0, std::floor(v / side * 65536.0))));
-  };
-  for (std::int64_t i = 0; i < n; ++i) keys[i] = {hilbertIndex(cell(x[i]), cell(y[i])), i};
+  for (std::int64_t i = 0; i < n; ++i) keys[i] = {hilbertKey(x[i], y[i], side), i};
   std::sort(keys.begin(), keys.end());  // ties (one cell): by drawn index
   std::vector<std::int64_t> order(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) order[i] = keys[i].second;
@@ -184,6 +178,30 @@ std::vector<std::int64_t> hilbertOrder(const std::vector<double>& x, const std::
 }
 
 }  // namespace
+
+std::uint64_t hilbertKey(double x, double y, double side) {
+  const auto cell = [side](double v) {
+    return static_cast<std::uint32_t>(std::min(65535.0, std::max(0.0, std::floor(v / side * 65536.0))));
+  };
+  return hilbertIndex(cell(x), cell(y));
+}
+
+std::pair<double, double> drawnPoint(double side, std::uint64_t seed, std::int64_t i) {
+  return {uniform01(seed, 2 * std::uint64_t(i)) * side, uniform01(seed, 2 * std::uint64_t(i) + 1) * side};
+}
+
+std::string rggDescription(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order) {
+  std::ostringstream description;
+  description << "random geometric graph of " << n << " devices, radius " << radius << ", seed "
+              << seed << (order == DeviceOrder::Hilbert ? ", numbered along a Hilbert curve" : "");
+  return description.str();
+}
+
+void checkRadius(const char* who, double radius) {
+  if (!(radius > 0.0) || !std::isfinite(radius)) {
+    impl::invalidArgument(who, "the radius must be finite and > 0, got " + impl::numberText(radius));
+  }
+}
 
 Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order) {
   const char* who = "kfield::Network::randomGeometric";
@@ -194,10 +212,7 @@ Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t se
                                  (order == DeviceOrder::Hilbert ? 7 : 2) * sizeof(double), 0));
   const double side = std::sqrt(double(n));
   std::vector<double> x(n), y(n);
-  for (std::int64_t i = 0; i < n; ++i) {
-    x[i] = uniform01(seed, 2 * std::uint64_t(i)) * side;
-    y[i] = uniform01(seed, 2 * std::uint64_t(i) + 1) * side;
-  }
+  for (std::int64_t i = 0; i < n; ++i) std::tie(x[i], y[i]) = drawnPoint(side, seed, i);
   if (order == DeviceOrder::Hilbert) {  // device i: the i-th drawn point along the curve
     const std::vector<std::int64_t> along = hilbertOrder(x, y, side);
     std::vector<double> ax(x.size()), ay(y.size());
@@ -205,10 +220,7 @@ Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t se
     x.swap(ax), y.swap(ay);
   }
   Network net = fromPositions(std::move(x), std::move(y), radius);
-  std::ostringstream description;
-  description << "random geometric graph of " << n << " devices, radius " << radius << ", seed "
-              << seed << (order == DeviceOrder::Hilbert ? ", numbered along a Hilbert curve" : "");
-  net.data_->description = description.str();
+  net.data_->description = rggDescription(n, radius, seed, order);
   return net;
 }
 

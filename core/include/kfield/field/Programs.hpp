@@ -3,9 +3,11 @@
 #ifndef KFIELD_FIELD_PROGRAMS_HPP
 #define KFIELD_FIELD_PROGRAMS_HPP
 
+#include "kfield/IndexRange.hpp"
 #include "kfield/field/TracedProgram.hpp"
 #include "kfield/net/Network.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,13 +25,27 @@ struct ParameterDefault {
   std::vector<double> values;
 };
 
+// What the programs read of their network: facts of the whole network. A part learns them from
+// the other parts (their facts' maxima, e.g. with MPI_Allreduce over the ranks).
+struct NetworkFacts {
+  std::int64_t largestDegree = 0;  // neighbors besides the device itself
+  double longestLength = 0;        // of an entry (0 when none has a length)
+
+  NetworkFacts() = default;
+  NetworkFacts(const Network& network);  // NOLINT(google-explicit-constructor): a network's own
+  // The facts of rows [rows.begin, rows.end) (a part's owned rows: its share of the whole's).
+  static NetworkFacts ofRows(const Network& network, IndexRange rows);
+  // The facts of two parts together.
+  static NetworkFacts merged(const NetworkFacts& a, const NetworkFacts& b);
+};
+
 struct LibraryProgram {
   std::string name;                  // "hop-gradient", ...
   std::string summary;               // one line
   std::vector<std::string> sensors;  // what it reads, in the traced program's order:
                                      // "source", "destination", "obstacle" (bool), "value"
   std::vector<ParameterDefault> parameters;  // learnable ones (kfield grad), with defaults
-  TracedProgram (*build)(const Network& network, const ProgramSettings& settings);
+  TracedProgram (*build)(const NetworkFacts& network, const ProgramSettings& settings);
 };
 
 // Every program, in a fixed order.
@@ -37,7 +53,7 @@ const std::vector<LibraryProgram>& programs();
 
 // The values a parameter of the program starts from on a network.
 std::vector<double> defaultParameter(const LibraryProgram& program, const std::string& name,
-                                     const Network& network);
+                                     const NetworkFacts& network);
 
 // The program of that name, or nullptr.
 const LibraryProgram* findProgram(const std::string& name);

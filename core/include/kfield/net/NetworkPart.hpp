@@ -8,6 +8,7 @@
 #include "kfield/net/Network.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace kfield {
@@ -21,14 +22,21 @@ struct NetworkPart {
   std::vector<std::int64_t> ids;  // local device -> global id, ascending
   IndexRange owned;               // the owned devices' local indices
   IndexRange ownedIds;            // and their global ids
-  std::int64_t devices = 0;       // in the whole network
-  std::int64_t entries = 0;       // in the whole network
+  std::int64_t devices = 0;       // in the whole network (its entries: the owned rows' summed over the parts)
+  std::string name;               // the whole network's description
 
   // Devices [owned.begin, owned.end) of `whole`.
   static NetworkPart of(const Network& whole, IndexRange owned);
   // Devices [owned.begin, owned.end) of Network::grid(width, height, neighborhood), built
   // without the whole grid: memory for the part only.
   static NetworkPart grid(std::int64_t width, std::int64_t height, int neighborhood, IndexRange owned);
+  // Devices [owned.begin, owned.end) of Network::randomGeometric(n, radius, seed, order), built
+  // without the whole graph: the points are drawn again (a counter-based generator) and only
+  // those near the owned ones kept, so memory is the part's (along a Hilbert curve, plus the
+  // stretches of the curve its devices and ghosts lie on). Every rank draws all n points: time
+  // O(n) per part.
+  static NetworkPart randomGeometric(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order,
+                                     IndexRange owned);
 
   // The local index of a global id, or -1 when this part does not hold it.
   std::int64_t localOf(std::int64_t id) const;

@@ -126,9 +126,11 @@ class BasicDistributedSimulation {
     // the ranks before it.
     const auto& offsets = part_.network.offsets();
     long long mine = part_.owned.size() > 0 ? offsets[part_.owned.end] - offsets[part_.owned.begin] : 0;
-    long long before = 0;
+    long long before = 0, all = 0;
     impl::mpiCheck(kWho, MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Exscan");
+    impl::mpiCheck(kWho, MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Allreduce");
     firstEntry_ = rank_ == 0 ? 0 : before;
+    entries_ = all;
     std::string problem;  // refused on one rank (its memory), refused on all
     try {
       local_ = std::make_unique<Local>(std::move(program), part_.network, samples, space);
@@ -175,6 +177,7 @@ class BasicDistributedSimulation {
   int rank_ = 0;
   DevicePartition partition_;
   std::int64_t firstEntry_ = 0;  // the whole network's entry of this rank's first row
+  std::int64_t entries_ = 0;     // the whole network's entries
   NetworkPart part_;
   std::unique_ptr<Local> local_;
   std::shared_ptr<impl::Halo<ExecSpace>> halo_;
@@ -187,7 +190,7 @@ typename BasicDistributedSimulation<ExecSpace>::RowMap
 BasicDistributedSimulation<ExecSpace>::ownedRows(std::int64_t blocks, std::int64_t edgePlanes) const {
   RowMap map;
   const std::int64_t local = part_.network.devices(), n = devices();
-  const std::int64_t localEntries = part_.network.entries(), entries = part_.entries;
+  const std::int64_t localEntries = part_.network.entries(), entries = entries_;
   for (std::int64_t b = 0; b < blocks; ++b) {
     for (std::int64_t i = part_.owned.begin; i < part_.owned.end; ++i) {
       map.local.push_back(b * local + i);
@@ -221,7 +224,7 @@ SimulationCarry BasicDistributedSimulation<ExecSpace>::carry(int root) const {
     const std::vector<std::int64_t> rows = impl::gatherToRoot(kWho, map.whole, root, comm_);
     const std::vector<double> all = impl::gatherToRoot(kWho, values, root, comm_);
     if (rank_ != root) return;
-    const std::int64_t total = blocks * devices() + edgePlanes * part_.entries;
+    const std::int64_t total = blocks * devices() + edgePlanes * entries_;
     HostPlane out(std::string("kfield::carry::whole"), total, samples);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       for (std::int64_t s = 0; s < samples; ++s) out(rows[i], s) = all[i * std::size_t(samples) + std::size_t(s)];
@@ -238,7 +241,7 @@ void BasicDistributedSimulation<ExecSpace>::restore(const SimulationCarry& carry
   const std::int64_t local = part_.network.devices(), n = devices();
   forEachPlane([&](HostPlane SimulationCarry::*plane, const char* what, std::int64_t blocks, std::int64_t edgePlanes) {
     const HostPlane& from = carry.*plane;
-    const std::int64_t rows = blocks * n + edgePlanes * part_.entries;
+    const std::int64_t rows = blocks * n + edgePlanes * entries_;
     if (std::int64_t(from.extent(0)) != rows || std::int64_t(from.extent(1)) != samples) {
       impl::invalidArgument(kWho, std::string("restore: the carry's ") + what + " are " +
                                       std::to_string(from.extent(0)) + " x " +
