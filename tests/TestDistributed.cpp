@@ -203,6 +203,36 @@ TYPED_TEST(Distributed, AGridBuiltByPartsRunsAsTheWholeGrid) {
   }
 }
 
+// An rgg built by parts, in either numbering: each rank's part is the whole graph's, and the
+// rounds run on the parts give one process's bits.
+TYPED_TEST(Distributed, AnRggBuiltByPartsRunsAsTheWholeRgg) {
+  const int ranks = worldRanks();
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (DeviceOrder order : {DeviceOrder::Drawn, DeviceOrder::Hilbert}) {
+    const Network whole = Network::randomGeometric(1500, 1.4, 11, order);
+    for (const DevicePartition& partition :
+         {DevicePartition::blocks(whole.devices(), ranks), lopsided(whole.devices(), ranks)}) {
+      const std::string what = whole.description() + ", " + partition.text();
+      const NetworkPart part = NetworkPart::randomGeometric(1500, 1.4, 11, order, partition.part(rank));
+      const NetworkPart cut = NetworkPart::of(whole, partition.part(rank));
+      EXPECT_EQ(part.ids, cut.ids) << what;
+      EXPECT_EQ(part.network.neighbors(), cut.network.neighbors()) << what;
+      EXPECT_EQ(part.network.x(), cut.network.x()) << what;
+      EXPECT_EQ(part.name, whole.description()) << what;
+      const TracedProgram program = lib::findProgram("collect-weighted")->build(whole, {});
+      BasicSimulation<TypeParam> one(program, whole, 2);
+      setInputs(one, program, whole.devices(), 2);
+      one.run(9);
+      BasicDistributedSimulation<TypeParam> sim(program, part, partition, 2, MPI_COMM_WORLD);
+      setInputs(sim, program, whole.devices(), 2);
+      sim.run(9);
+      const SimulationCarry carry = sim.carry(0);
+      if (rank == 0) expectSameCarry(carry, one.carry(), what);
+    }
+  }
+}
+
 TYPED_TEST(Distributed, RunUntilStableStopsEverySampleWhereOneProcessDoes) {
   const Network net = Network::randomGeometric(400, 1.5, 9);
   const TracedProgram program = lib::findProgram("distance-gradient")->build(net, {});

@@ -168,6 +168,13 @@ TEST(Network, RandomGeometricPartsAreCutsOfTheWholeGraph) {
   EXPECT_EQ(test::errorOf([] { NetworkPart::randomGeometric(10, 1.0, 1, DeviceOrder::Hilbert, {4, 11}); }),
             "kfield::NetworkPart::randomGeometric: devices [4, 11) are not a run of the 10 devices of network "
             "'random geometric graph of 10 devices, radius 1, seed 1, numbered along a Hilbert curve'");
+  const std::string tooBig = test::errorOf(
+      [] { NetworkPart::randomGeometric(2000000000, 1.0, 1, DeviceOrder::Drawn, {0, 1000000000}); });
+  EXPECT_EQ(tooBig.rfind("kfield::NetworkPart::randomGeometric: devices [0, 1000000000) of a random geometric graph "
+                         "of 2000000000 devices, radius 1, seed 1 needs 104.3 GiB, but this machine's memory is ",
+                         0),
+            0u)
+      << tooBig;
 }
 
 class EdgeFile : public ::testing::Test {

@@ -81,6 +81,9 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   }
   const DrawnPoints points{n, seed, std::sqrt(double(n)), order};
   const std::int64_t m = owned.size();
+  const std::string what = "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) + ") of a " + name;
+  // Per owned device: its id twice (numbered, own), its 9 cells, its row's first entry.
+  checkNetworkBytes(who, what, impl::product({std::uint64_t(m), 16 + 16 + 9 * 8 + 8}));
   // (drawn index, id) of the points this part numbers: the owned ones first.
   std::vector<std::pair<std::int64_t, std::int64_t>> ids;
   std::vector<std::int64_t> start;
@@ -118,7 +121,6 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   }
   std::sort(near.begin(), near.end());
   near.erase(std::unique(near.begin(), near.end()), near.end());
-  const std::string what = "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) + ") of a " + name;
   const double perCell = double(n) / (double(along) * double(along));  // points expected in a cell
   checkNetworkBytes(who, what,
                     impl::product({std::uint64_t(double(near.size()) * perCell) + std::uint64_t(m), sizeof(Candidate)}));
