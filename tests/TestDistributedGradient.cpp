@@ -224,6 +224,25 @@ TYPED_TEST(GradientOverRanks, AGridBuiltByPartsGivesTheBitsOfTheWholeGrid) {
   expectSameResult(expected, g.run({6, 4}), g.owned(), "grid by parts");
 }
 
+// So does a Hilbert-numbered rgg built by parts.
+TYPED_TEST(GradientOverRanks, AnRggBuiltByPartsGivesTheBitsOfTheWholeRgg) {
+  const int ranks = worldRanks();
+  const Network whole = Network::randomGeometric(400, 1.5, 3, DeviceOrder::Hilbert);
+  const TracedProgram program = libraryProgram("scaled-distance", whole);
+  const std::int64_t samples = 2;
+  diff::BasicGradient<TypeParam> one(program, whole, samples);
+  setUp(one, program, whole.devices(), samples, true);
+  const diff::GradientResult expected = one.run({5, 3});
+  const DevicePartition partition = DevicePartition::blocks(whole.devices(), ranks);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  diff::BasicDistributedGradient<TypeParam> g(
+      program, NetworkPart::randomGeometric(400, 1.5, 3, DeviceOrder::Hilbert, partition.part(rank)), partition,
+      samples, MPI_COMM_WORLD);
+  setUp(g, program, whole.devices(), samples, true);
+  expectSameResult(expected, g.run({5, 3}), g.owned(), "rgg by parts");
+}
+
 TYPED_TEST(GradientOverRanks, BadInputIsRefusedByName) {
   const Network net = Network::grid(6, 5);
   const TracedProgram program = libraryProgram("hop-gradient", net);
@@ -237,6 +256,15 @@ TYPED_TEST(GradientOverRanks, BadInputIsRefusedByName) {
                                                                      DevicePartition::blocks(30, worldRanks() + 1)); }),
             "kfield::diff::DistributedGradient: the partition has " + std::to_string(worldRanks() + 1) +
                 " parts of 30 devices, for " + std::to_string(worldRanks()) + " ranks and 30 devices");
+  // A directed chain (1 hears 0, 2 hears 1): a reader on another rank would not be a ghost of
+  // the device it reads, so gradients over ranks refuse it, on every rank.
+  const Network chain = Network::fromCsr({0, 1, 3, 5}, {0, 0, 1, 1, 2}, {}, {}, {}, "a chain of arcs");
+  EXPECT_EQ(errorOf([&] {
+              diff::BasicDistributedGradient<TypeParam>(libraryProgram("scaled-distance", chain), chain, 1,
+                                                        MPI_COMM_WORLD);
+            }),
+            "kfield::diff::DistributedGradient: a gradient over MPI ranks needs a symmetric network: device 1 hears "
+            "device 0, but 0 does not hear 1");
 }
 
 }  // namespace

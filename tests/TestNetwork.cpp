@@ -245,6 +245,54 @@ TEST_F(EdgeFile, BadLinesAreNamedByFileAndLine) {
   EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: cannot open '" + path + "'");
 }
 
+// A part read from an edge list alone is the part cut from the whole list's network: edges and
+// arcs, lengths given and not, repeats, comments, a device that hears no one.
+TEST_F(EdgeFile, PartsReadAloneAreCutsOfTheWholeList) {
+  std::string text = "# a list\n";
+  for (int i = 0; i < 60; ++i) {  // an edge's length follows from its ends: repeats agree
+    const int j = (i * 7 + 3) % 61, k = (i * 13 + 5) % 61;
+    if (i != j) text += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(0.5 + (i + j) % 5) + "\n";
+    if (i != k) text += std::to_string(k) + " " + std::to_string(i) + " " + std::to_string(0.5 + (i + k) % 5) + "\n";
+  }
+  text += "# unit lengths\n3 10\n10 3\n70 2\n";  // a repeat (both ways), the largest id
+  write(text);
+  for (bool directed : {false, true}) {
+    const Network whole = Network::fromEdgeList(path, directed);
+    const std::int64_t n = whole.devices();
+    ASSERT_EQ(n, 71);
+    std::vector<IndexRange> runs{{0, n}, {0, 0}, {n, n}, {0, 1}, {n - 1, n}, {64, 70}};
+    for (std::int64_t parts : {2, 3, 5}) {
+      for (std::int64_t p = 0; p < parts; ++p) runs.push_back({n * p / parts, n * (p + 1) / parts});
+    }
+    for (const IndexRange& run : runs) {
+      const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) + ", " +
+                               std::to_string(run.end) + ")";
+      const NetworkPart read = NetworkPart::fromEdgeList(path, directed, run);
+      const NetworkPart cut = NetworkPart::of(whole, run);
+      EXPECT_EQ(read.ids, cut.ids) << what;
+      EXPECT_EQ(read.owned.begin, cut.owned.begin) << what;
+      EXPECT_EQ(read.owned.end, cut.owned.end) << what;
+      EXPECT_EQ(read.devices, n) << what;
+      EXPECT_EQ(read.network.offsets(), cut.network.offsets()) << what;
+      EXPECT_EQ(read.network.neighbors(), cut.network.neighbors()) << what;
+      EXPECT_EQ(read.network.lengths(), cut.network.lengths()) << what;
+      EXPECT_EQ(read.name, "edge list '" + path + "' (71 devices)") << what;
+    }
+  }
+  // A repeat that disagrees is refused by a part that keeps it; a bad line by every part.
+  write("0 1 1\n2 3 1\n3 2 4\nseven 1\n");
+  EXPECT_EQ(test::errorOf([&] { NetworkPart::fromEdgeList(path, false, {0, 2}); }),
+            "kfield::Network::fromEdgeList: " + path + ":4: device id 'seven' is not a whole number in [0, 2147483647)");
+  write("0 1 1\n2 3 1\n3 2 4\n");
+  EXPECT_EQ(test::errorOf([&] { NetworkPart::fromEdgeList(path, false, {2, 4}); }),
+            "kfield::Network::fromEdgeList: " + path + ":3: edge 2 3 has length 4, but line 2 gave 1");
+  EXPECT_EQ(NetworkPart::fromEdgeList(path, false, {0, 2}).network.neighbors(), (std::vector<std::int32_t>{0, 1, 0, 1}));
+  write("0 1 1\n2 3 1\n");
+  EXPECT_EQ(test::errorOf([&] { NetworkPart::fromEdgeList(path, false, {0, 5}); }),
+            "kfield::NetworkPart::fromEdgeList: devices [0, 5) are not a run of the 4 devices of network "
+            "'edge list '" + path + "' (4 devices)'");
+}
+
 TEST(Network, SpecsBuildTheirNetworks) {
   EXPECT_EQ(Network::fromSpec("grid:4x3").devices(), 12);
   EXPECT_EQ(Network::fromSpec("grid:4x3:8").neighborsOf(5).size(), 9u);

@@ -33,7 +33,7 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
                               int rank, int ranks, bool whole) {
   CommandNetwork net;
   const NetworkSpec parsed(spec);
-  if (ranks == 1 || !parsed.generated()) {  // read or built whole
+  if (ranks == 1 || io::specNamesHdf5File(spec)) {  // read or built whole
     net.whole = io::networkFromSpec(spec);
     net.devices = net.whole->devices();
     net.description = net.whole->description();
@@ -44,19 +44,41 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
     return net;
   }
 #if KFIELD_ENABLE_MPI
-  net.devices = parsed.devices();
-  net.partition = partitionOf(partition, net.devices, ranks);
   const char* who = "kfield::cli::commandNetwork";
-  std::string problem;  // refused on one rank (its part's memory), refused on all
-  try {
+  // Refused on one rank (a file it cannot read, its part's memory): refused on all.
+  const auto onEveryRank = [&](auto&& f) {
+    std::string problem;
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      problem = reason(e) + " (rank " + std::to_string(rank) + ")";
+    }
+    impl::failOnEveryRank(who, problem, MPI_COMM_WORLD);
+  };
+  onEveryRank([&] { net.devices = parsed.devices(); });
+  net.partition = partitionOf(partition, net.devices, ranks);
+  onEveryRank([&] {
     net.part = parsed.part(net.partition->part(rank));
     if (whole) net.whole = parsed.build();
-  } catch (const std::invalid_argument& e) {
-    problem = reason(e) + " (rank " + std::to_string(rank) + ")";
+  });
+  const NetworkPart& part = *net.part;
+  const auto sumOverRanks = [&](long long mine) {
+    impl::mpiCheck(who, MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    return std::int64_t(mine);
+  };
+  net.description = part.name;
+  if (parsed.edgeList()) {  // the whole's edges: each counted by one owned row (an arc by its head's)
+    long long edges = 0;
+    const auto& offsets = part.network.offsets();
+    const auto& neighbors = part.network.neighbors();
+    for (std::int64_t i = part.owned.begin; i < part.owned.end; ++i) {
+      for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+        edges += parsed.directed() ? neighbors[k] != i : neighbors[k] > i;
+      }
+    }
+    net.description = parsed.edgeListDescription(net.devices, sumOverRanks(edges));
   }
-  impl::failOnEveryRank(who, problem, MPI_COMM_WORLD);
-  net.description = net.part->name;
-  const lib::NetworkFacts mine = lib::NetworkFacts::ofRows(net.part->network, net.part->owned);
+  const lib::NetworkFacts mine = lib::NetworkFacts::ofRows(part.network, part.owned);
   long long degree = mine.largestDegree;
   double length = mine.longestLength;
   impl::mpiCheck(who, MPI_Allreduce(MPI_IN_PLACE, &degree, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),

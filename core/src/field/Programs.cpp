@@ -34,8 +34,8 @@ NetworkFacts NetworkFacts::ofRows(const Network& network, IndexRange rows) {
   for (std::int64_t d = rows.begin; d < rows.end; ++d) {
     facts.largestDegree = std::max(facts.largestDegree, offsets[d + 1] - offsets[d] - 1);
   }
-  if (rows.size() > 0) {
-    const std::vector<double> lengths = network.lengths();
+  const std::vector<double> lengths = network.lengths();  // none without given lengths or positions
+  if (rows.size() > 0 && !lengths.empty()) {
     for (std::int64_t k = offsets[rows.begin]; k < offsets[rows.end]; ++k) {
       facts.longestLength = std::max(facts.longestLength, lengths[std::size_t(k)]);
     }

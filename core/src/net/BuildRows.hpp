@@ -44,6 +44,11 @@ inline bool withinRadius(double xi, double yi, double xj, double yj, double radi
 void checkRadius(const char* who, double radius);
 std::string rggDescription(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order);
 
+// Edge lists (EdgeList.cpp): the description of a list's network (the edge count left out when
+// negative: a part does not know it), and its device count (the file read, every line checked).
+std::string edgeListDescription(const std::string& path, std::int64_t devices, std::int64_t edges, bool directed);
+std::int64_t edgeListDevices(const std::string& path);
+
 // The bytes of a network of `devices` and `entries` (self entries included), with `perDevice`
 // and `perEntry` more bytes (positions, given lengths).
 inline std::uint64_t networkBytes(std::uint64_t devices, std::uint64_t entries,

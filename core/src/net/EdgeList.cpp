@@ -1,11 +1,16 @@
 // Networks read from text edge lists.
 #include "BuildRows.hpp"
+#include "PartFromRows.hpp"
+
+#include "kfield/net/NetworkPart.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kfield {
 
@@ -47,19 +52,13 @@ double edgeLength(const std::string& word, const std::string& where) {
   return length;
 }
 
-}  // namespace
-
-Network Network::fromEdgeList(const std::string& path, bool directed) {
+// f(a, b, length, line) for every edge line of the file (a, b: as written), each line checked.
+template <class F>
+void forEachEdgeLine(const std::string& path, F&& f) {
   std::ifstream in(path);
   if (!in) fail("cannot open '" + path + "'");
-  struct Edge {
-    std::int64_t a, b;
-    double length;
-    std::int64_t line;
-  };
-  std::vector<Edge> edges;
-  std::int64_t maxId = -1;
   std::string text;
+  bool any = false;
   for (std::int64_t line = 1; std::getline(in, text); ++line) {
     const std::string where = path + ":" + std::to_string(line) + ": ";
     const auto hash = text.find('#');
@@ -74,24 +73,23 @@ Network Network::fromEdgeList(const std::string& path, bool directed) {
     const std::int64_t a = deviceId(words[0], where), b = deviceId(words[1], where);
     const double length = words.size() == 3 ? edgeLength(words[2], where) : 1.0;
     if (a == b) fail(where + "device " + std::to_string(a) + " is joined to itself");
-    maxId = std::max({maxId, a, b});
-    if (directed) {
-      edges.push_back({a, b, length, line});
-    } else {
-      edges.push_back({std::min(a, b), std::max(a, b), length, line});
-    }
+    any = true;
+    f(a, b, length, line);
   }
-  if (maxId < 0) fail("'" + path + "' lists no edge");
-  // Every device up to the largest id has a row: refuse ids that make that too large.
-  checkNetworkBytes("kfield::Network::fromEdgeList",
-                    "'" + path + "' (device ids up to " + std::to_string(maxId) + ")",
-                    networkBytes(std::uint64_t(maxId) + 1, 2 * edges.size() + std::uint64_t(maxId) + 1,
-                                 sizeof(std::int64_t), sizeof(double)));
+  if (!any) fail("'" + path + "' lists no edge");
+}
+
+struct Edge {  // undirected: a < b; directed: the arc a -> b (b hears a)
+  std::int64_t a, b;
+  double length;
+  std::int64_t line;
+};
+
+// The distinct edges of `edges` (sorted by (a, b), then line), refusing repeats that disagree.
+std::vector<Edge> distinctEdges(std::vector<Edge> edges, const std::string& path) {
   std::sort(edges.begin(), edges.end(), [](const Edge& p, const Edge& q) {
     return p.a != q.a ? p.a < q.a : p.b != q.b ? p.b < q.b : p.line < q.line;
   });
-  // Both directions of each distinct edge, grouped by source: degree count, then fill.
-  std::vector<std::int64_t> degree(maxId + 2, 0);
   std::vector<Edge> distinct;
   for (const Edge& e : edges) {
     if (!distinct.empty() && distinct.back().a == e.a && distinct.back().b == e.b) {
@@ -104,25 +102,99 @@ Network Network::fromEdgeList(const std::string& path, bool directed) {
       continue;
     }
     distinct.push_back(e);
-    if (!directed) ++degree[e.a + 1];
-    ++degree[e.b + 1];
   }
-  for (std::size_t i = 1; i < degree.size(); ++i) degree[i] += degree[i - 1];
-  std::vector<std::pair<std::int32_t, double>> adjacency(degree.back());
-  {
-    std::vector<std::int64_t> fill(degree.begin(), degree.end() - 1);
-    for (const Edge& e : distinct) {
-      if (!directed) adjacency[fill[e.a]++] = {static_cast<std::int32_t>(e.b), e.length};
-      adjacency[fill[e.b]++] = {static_cast<std::int32_t>(e.a), e.length};
-    }
+  return distinct;
+}
+
+// Rows [first, first + count) of the network of `distinct`: for each, its (neighbor, length)
+// entries besides itself, in `adjacency` from `start[row - first]`.
+void adjacencyOf(const std::vector<Edge>& distinct, bool directed, std::int64_t first, std::int64_t count,
+                 std::vector<std::int64_t>& start, std::vector<std::pair<std::int32_t, double>>& adjacency) {
+  start.assign(std::size_t(count) + 1, 0);
+  const auto mine = [&](std::int64_t d) { return d >= first && d < first + count; };
+  for (const Edge& e : distinct) {
+    if (!directed && mine(e.a)) ++start[e.a - first + 1];
+    if (mine(e.b)) ++start[e.b - first + 1];
   }
+  for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  adjacency.resize(std::size_t(start.back()));
+  std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
+  for (const Edge& e : distinct) {
+    if (!directed && mine(e.a)) adjacency[fill[e.a - first]++] = {static_cast<std::int32_t>(e.b), e.length};
+    if (mine(e.b)) adjacency[fill[e.b - first]++] = {static_cast<std::int32_t>(e.a), e.length};
+  }
+}
+
+}  // namespace
+
+std::string edgeListDescription(const std::string& path, std::int64_t devices, std::int64_t edges, bool directed) {
+  return "edge list '" + path + "' (" + std::to_string(devices) + " devices" +
+         (edges < 0 ? std::string() : ", " + std::to_string(edges) + (directed ? " arcs" : " edges")) + ")";
+}
+
+std::int64_t edgeListDevices(const std::string& path) {
+  std::int64_t maxId = -1;
+  forEachEdgeLine(path, [&](std::int64_t a, std::int64_t b, double, std::int64_t) { maxId = std::max({maxId, a, b}); });
+  return maxId + 1;
+}
+
+Network Network::fromEdgeList(const std::string& path, bool directed) {
+  std::vector<Edge> edges;
+  std::int64_t maxId = -1;
+  forEachEdgeLine(path, [&](std::int64_t a, std::int64_t b, double length, std::int64_t line) {
+    maxId = std::max({maxId, a, b});
+    edges.push_back(directed ? Edge{a, b, length, line} : Edge{std::min(a, b), std::max(a, b), length, line});
+  });
+  // Every device up to the largest id has a row: refuse ids that make that too large.
+  checkNetworkBytes("kfield::Network::fromEdgeList",
+                    "'" + path + "' (device ids up to " + std::to_string(maxId) + ")",
+                    networkBytes(std::uint64_t(maxId) + 1, 2 * edges.size() + std::uint64_t(maxId) + 1,
+                                 sizeof(std::int64_t), sizeof(double)));
+  const std::vector<Edge> distinct = distinctEdges(std::move(edges), path);
+  std::vector<std::int64_t> start;
+  std::vector<std::pair<std::int32_t, double>> adjacency;
+  adjacencyOf(distinct, directed, 0, maxId + 1, start, adjacency);
   return build(
       maxId + 1, maxId + 1 + (directed ? 1 : 2) * static_cast<std::int64_t>(distinct.size()), true,
-      [&](std::int64_t i, Row& row) {
-        row.assign(adjacency.begin() + degree[i], adjacency.begin() + degree[i + 1]);
+      [&](std::int64_t i, Row& row) { row.assign(adjacency.begin() + start[i], adjacency.begin() + start[i + 1]); },
+      edgeListDescription(path, maxId + 1, std::int64_t(distinct.size()), directed));
+}
+
+NetworkPart NetworkPart::fromEdgeList(const std::string& path, bool directed, IndexRange owned) {
+  const char* who = "kfield::NetworkPart::fromEdgeList";
+  std::vector<Edge> edges;  // those of the owned rows
+  std::int64_t maxId = -1;
+  const auto mine = [&](std::int64_t d) { return d >= owned.begin && d < owned.end; };
+  forEachEdgeLine(path, [&](std::int64_t a, std::int64_t b, double length, std::int64_t line) {
+    maxId = std::max({maxId, a, b});
+    if (directed ? mine(b) : mine(a) || mine(b)) {
+      edges.push_back(directed ? Edge{a, b, length, line} : Edge{std::min(a, b), std::max(a, b), length, line});
+    }
+  });
+  const std::int64_t n = maxId + 1;
+  const std::string name = edgeListDescription(path, n, -1, directed);
+  checkDevices(who, n);
+  if (owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end) {
+    checkNetworkBytes(who, "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) + ") of " + name,
+                      networkBytes(std::uint64_t(owned.size()), 2 * edges.size() + std::uint64_t(owned.size()),
+                                   sizeof(std::int64_t), sizeof(double)));
+  }
+  const std::vector<Edge> distinct = distinctEdges(std::move(edges), path);
+  std::vector<std::int64_t> start;
+  std::vector<std::pair<std::int32_t, double>> adjacency;
+  if (owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end) {
+    adjacencyOf(distinct, directed, owned.begin, owned.size(), start, adjacency);
+  }
+  std::vector<std::pair<std::int32_t, double>> row;
+  return partFromRows(
+      who, n, owned, false,
+      [&](std::int64_t d, const auto& f) {  // ascending neighbors, the device itself included
+        row.assign(adjacency.begin() + start[d - owned.begin], adjacency.begin() + start[d - owned.begin + 1]);
+        row.emplace_back(static_cast<std::int32_t>(d), 0.0);
+        std::sort(row.begin(), row.end());
+        for (const auto& [j, length] : row) f(j, length);
       },
-      "edge list '" + path + "' (" + std::to_string(maxId + 1) + " devices, " +
-          std::to_string(distinct.size()) + (directed ? " arcs)" : " edges)"));
+      [](std::int64_t) { return std::make_pair(0.0, 0.0); }, name);
 }
 
 }  // namespace kfield

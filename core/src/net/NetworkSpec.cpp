@@ -93,8 +93,12 @@ std::int64_t NetworkSpec::devices() const {
       checkDevices(kWho, count_);
       return count_;
     }
-    fail("a file's devices are known once it is read");
+    return edgeListDevices(path_);
   });
+}
+
+std::string NetworkSpec::edgeListDescription(std::int64_t devices, std::int64_t edges) const {
+  return kfield::edgeListDescription(path_, devices, edges, directed());
 }
 
 Network NetworkSpec::build() const {
@@ -113,7 +117,7 @@ NetworkPart NetworkSpec::part(IndexRange owned) const {
   return naming(text_, [&] {
     if (kind_ == Kind::Grid) return NetworkPart::grid(width_, height_, neighborhood_, owned);
     if (kind_ == Kind::RandomGeometric) return NetworkPart::randomGeometric(count_, radius_, seed_, order_, owned);
-    return NetworkPart::of(build(), owned);
+    return NetworkPart::fromEdgeList(path_, directed(), owned);
   });
 }
 

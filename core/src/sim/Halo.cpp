@@ -1,5 +1,8 @@
 #include "kfield/sim/impl/Halo.hpp"
 
+#include <algorithm>
+#include <string>
+
 #if KFIELD_ENABLE_MPI
 namespace kfield::impl {
 
@@ -133,6 +136,46 @@ HaloLists haloLists(const NetworkPart& part, const DevicePartition& partition, M
     lists.recvEntries.push_back(std::move(recvEntries[r]));
   }
   return lists;
+}
+
+void requireSymmetric(const char* who, const std::string& what, const NetworkPart& part,
+                      const DevicePartition& partition, MPI_Comm comm) {
+  int ranks = 0;
+  mpiCheck(who, MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  const auto& offsets = part.network.offsets();
+  const auto& neighbors = part.network.neighbors();
+  const auto owned = [&](std::int64_t i) { return i >= part.owned.begin && i < part.owned.end; };
+  const auto hears = [&](std::int64_t i, std::int64_t j) {  // an owned device's row holds j
+    return std::binary_search(neighbors.begin() + offsets[i], neighbors.begin() + offsets[i + 1], std::int32_t(j));
+  };
+  std::string problem;
+  const auto asymmetric = [&](std::int64_t hearer, std::int64_t heard) {
+    if (problem.empty()) {
+      problem = what + " needs a symmetric network: device " + std::to_string(hearer) + " hears device " +
+                std::to_string(heard) + ", but " + std::to_string(heard) + " does not hear " + std::to_string(hearer);
+    }
+  };
+  // (heard ghost, hearer) pairs, to the ghosts' owners; pairs among owned devices checked here.
+  std::vector<std::vector<std::int64_t>> pairs(static_cast<std::size_t>(ranks));
+  for (std::int64_t i = part.owned.begin; i < part.owned.end; ++i) {
+    for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+      const std::int64_t j = neighbors[k];
+      if (!owned(j)) {
+        auto& to = pairs[static_cast<std::size_t>(partition.ownerOf(part.ids[j]))];
+        to.push_back(part.ids[j]);
+        to.push_back(part.ids[i]);
+      } else if (!hears(j, i)) {
+        asymmetric(part.ids[i], part.ids[j]);
+      }
+    }
+  }
+  for (const std::vector<std::int64_t>& got : allToAll(pairs, comm)) {
+    for (std::size_t p = 0; p + 1 < got.size(); p += 2) {
+      const std::int64_t heard = part.localOf(got[p]), hearer = part.localOf(got[p + 1]);
+      if (hearer < 0 || !hears(heard, hearer)) asymmetric(got[p + 1], got[p]);
+    }
+  }
+  failOnEveryRank(who, problem, comm);
 }
 
 HaloRows haloRows(const HaloLists& lists, const std::vector<HaloBlock>& blocks) {

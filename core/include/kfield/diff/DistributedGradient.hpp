@@ -126,6 +126,8 @@ class BasicDistributedGradient final : private impl::PassParts<ExecSpace> {
       problem = reason(e) + " (rank " + std::to_string(rank_) + ")";
     }
     kfield::impl::failOnEveryRank(kWho, problem, comm_);
+    // A reader on another rank is a ghost here only when the device it reads hears it back.
+    kfield::impl::requireSymmetric(kWho, "a gradient over MPI ranks", part_, partition_, comm_);
     ids_ = kfield::impl::upload<Memory>(part_.ids, "kfield::network::ids");
     local_->parts_ = this;
   }

@@ -23,7 +23,7 @@ struct NetworkPart {
   IndexRange owned;               // the owned devices' local indices
   IndexRange ownedIds;            // and their global ids
   std::int64_t devices = 0;       // in the whole network (its entries: the owned rows' summed over the parts)
-  std::string name;               // the whole network's description
+  std::string name;               // the whole network's description (an edge list's: no edge count)
 
   // Devices [owned.begin, owned.end) of `whole`.
   static NetworkPart of(const Network& whole, IndexRange owned);
@@ -37,6 +37,11 @@ struct NetworkPart {
   // O(n) per part.
   static NetworkPart randomGeometric(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order,
                                      IndexRange owned);
+  // Devices [owned.begin, owned.end) of Network::fromEdgeList(path, directed), read without the
+  // whole network: the file is read through (every line checked) and only the owned rows' edges
+  // kept. Its name leaves out the edge count (known to the whole). Repeated edges that disagree
+  // are refused by the parts that keep them (under MPI, raise what one part refuses on all).
+  static NetworkPart fromEdgeList(const std::string& path, bool directed, IndexRange owned);
 
   // The local index of a global id, or -1 when this part does not hold it.
   std::int64_t localOf(std::int64_t id) const;

@@ -19,14 +19,16 @@ class NetworkSpec {
  public:
   explicit NetworkSpec(std::string spec);  // checks the words; sizes are checked when used
 
-  // Grids and rggs: generated, so their device count is known and their parts built alone.
-  bool generated() const { return kind_ == Kind::Grid || kind_ == Kind::RandomGeometric; }
-  // The device count of a generated network, without building it.
+  // The device count (a file is read through for it, every line checked).
   std::int64_t devices() const;
   Network build() const;
-  // Devices [owned.begin, owned.end) of a generated network, built without the whole (a file's
-  // network is read whole and cut).
+  // Devices [owned.begin, owned.end), built (grids, rggs) or read (edge lists) without the whole.
   NetworkPart part(IndexRange owned) const;
+  // Edge lists: a part does not know the whole's edge count (the parts' owned rows' edges summed).
+  bool edgeList() const { return kind_ == Kind::Edges || kind_ == Kind::Arcs; }
+  bool directed() const { return kind_ == Kind::Arcs; }
+  // The whole network's description, given its edge count (Network::fromEdgeList's words).
+  std::string edgeListDescription(std::int64_t devices, std::int64_t edges) const;
   const std::string& text() const { return text_; }
 
  private:

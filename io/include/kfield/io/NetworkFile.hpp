@@ -17,6 +17,8 @@ Network readNetwork(const std::string& path);
 
 // Network::fromSpec, and "edges:FILE" where FILE is an HDF5 file: readNetwork(FILE).
 Network networkFromSpec(const std::string& spec);
+// Whether the spec is "edges:FILE" with FILE an HDF5 file (read whole: no parts).
+bool specNamesHdf5File(const std::string& spec);
 
 }  // namespace kfield::io
 

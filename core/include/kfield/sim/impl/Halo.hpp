@@ -41,6 +41,12 @@ struct HaloLists {
   IndexRange interior;  // the longest run of owned devices that hear no ghost
 };
 
+// Refuses, on every rank, a network in which a device hears one that does not hear it back,
+// naming the pair ("`what` needs a symmetric network: device 5 hears device 3, but 3 does not
+// hear 5"): each rank asks the owners of the ghosts its devices hear.
+void requireSymmetric(const char* who, const std::string& what, const NetworkPart& part,
+                      const DevicePartition& partition, MPI_Comm comm);
+
 // `entries`: list the messages' entries too (a program with exchanges; the network must then
 // be symmetric). Collective over `comm`.
 HaloLists haloLists(const NetworkPart& part, const DevicePartition& partition, MPI_Comm comm,
