@@ -10,6 +10,7 @@
 #include <kfield/Random.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/io/Export.hpp>
+#include <kfield/io/NetworkFile.hpp>
 #include <kfield/io/Restart.hpp>
 #include <kfield/sim/Simulation.hpp>
 
@@ -73,6 +74,62 @@ TEST(ExportFile, TupleFieldsAreComponentBlocksOfDeviceRows) {
     H5Aclose(attribute);
     H5Gclose(sim);
   });
+}
+
+// An export's network read by parts: each part is the part cut from the network read whole,
+// for networks of positions, of given lengths and of neither; rows that run outside the entries
+// are refused naming the file.
+TEST(ExportFile, NetworksAreReadByParts) {
+  TempFolder dir;
+  const std::vector<double> none;
+  const Network chain = Network::fromCsr({0, 2, 5, 8, 10}, {0, 1, 0, 1, 2, 1, 2, 3, 2, 3},
+                                         {0, 0.5, 0.5, 0, 2, 2, 0, 1.5, 1.5, 0}, {}, {}, "a chain");
+  const Network bare = Network::fromCsr({0, 2, 5, 8, 10}, {0, 1, 0, 1, 2, 1, 2, 3, 2, 3}, {}, {}, {}, "bare");
+  int file = 0;
+  for (const Network& net : {Network::grid(9, 7, 8), Network::randomGeometric(300, 1.6, 4, DeviceOrder::Hilbert),
+                             chain, bare}) {
+    const std::string path = dir / ("net" + std::to_string(file++) + ".h5");
+    io::SimulationExport out(path, net, "network", 1, "output", 1);
+    out.append(0, HostPlane("f", net.devices(), 1));
+    out.finish();
+    const Network whole = io::readNetwork(path);
+    const std::int64_t n = whole.devices();
+    EXPECT_EQ(io::readNetworkDevices(path), n);
+    std::vector<IndexRange> runs{{0, n}, {0, 0}, {n, n}, {0, 1}, {n - 1, n}};
+    for (std::int64_t p = 0; p < 3; ++p) runs.push_back({n * p / 3, n * (p + 1) / 3});
+    for (const IndexRange& run : runs) {
+      const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) + ", " +
+                               std::to_string(run.end) + ")";
+      const NetworkPart read = io::readNetworkPart(path, run);
+      const NetworkPart cut = NetworkPart::of(whole, run);
+      EXPECT_EQ(read.ids, cut.ids) << what;
+      EXPECT_EQ(read.owned.begin, cut.owned.begin) << what;
+      EXPECT_EQ(read.devices, n) << what;
+      EXPECT_EQ(read.network.offsets(), cut.network.offsets()) << what;
+      EXPECT_EQ(read.network.neighbors(), cut.network.neighbors()) << what;
+      EXPECT_EQ(read.network.lengths(), cut.network.lengths()) << what;  // empty for the bare one
+      EXPECT_EQ(read.network.x(), cut.network.x()) << what;
+      EXPECT_EQ(read.network.y(), cut.network.y()) << what;
+      if (run.size() > 0) {
+        EXPECT_EQ(read.network.hasLengths(), whole.hasLengths()) << what;
+      }
+      EXPECT_EQ(read.name, whole.description()) << what;
+    }
+  }
+  const std::string path = dir / "net0.h5";  // the grid: its last row made to run past the entries
+  editFile(path, [&](hid_t f) {
+    const hid_t set = H5Dopen2(f, "/network/offsets", H5P_DEFAULT);
+    std::vector<std::int64_t> offsets(64);
+    H5Dread(set, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, offsets.data());
+    offsets[63] = 1000000000;
+    H5Dwrite(set, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, offsets.data());
+    H5Dclose(set);
+  });
+  const std::string error = errorOf([&] { io::readNetworkPart(path, {50, 63}); });
+  EXPECT_NE(error.find(path), std::string::npos) << error;
+  EXPECT_NE(error.find("offsets: the rows of devices [50, 63) run from entry "), std::string::npos) << error;
+  EXPECT_NE(error.find(" to 1000000000, outside the "), std::string::npos) << error;
+  EXPECT_EQ(errorOf([&] { io::readNetworkPart(path, {0, 20}); }), "no error");  // rows before it are whole
 }
 
 TEST(ExportFile, SnapshotChunksAreWhatHdf5sFiltersStore) {

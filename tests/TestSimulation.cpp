@@ -199,6 +199,10 @@ TYPED_TEST(Simulation, BadSimulationInputIsRefusedByName) {
             "kfield::Simulation: run: 1 round counts for 2 samples");
   EXPECT_EQ(errorOf([&] { Sim<TypeParam>(hopProgram(), net, 0); }),
             "kfield::Simulation: samples must be >= 1, got 0");
+  const Network bare = Network::fromCsr({0, 2, 4}, {0, 1, 0, 1}, {}, {}, {}, "two devices");
+  EXPECT_EQ(errorOf([&] { Sim<TypeParam>(lib::findProgram("distance-gradient")->build(bare, {}), bare, 1); }),
+            "kfield::Simulation: program 'distance-gradient' reads edge lengths, but network 'two devices' has none "
+            "(neither lengths nor positions)");
 }
 
 }  // namespace

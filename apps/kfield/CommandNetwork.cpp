@@ -33,7 +33,7 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
                               int rank, int ranks, bool whole) {
   CommandNetwork net;
   const NetworkSpec parsed(spec);
-  if (ranks == 1 || io::specNamesHdf5File(spec)) {  // read or built whole
+  if (ranks == 1) {  // read or built whole
     net.whole = io::networkFromSpec(spec);
     net.devices = net.whole->devices();
     net.description = net.whole->description();
@@ -55,11 +55,14 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
     }
     impl::failOnEveryRank(who, problem, MPI_COMM_WORLD);
   };
-  onEveryRank([&] { net.devices = parsed.devices(); });
+  const bool hdf5 = io::specNamesHdf5File(spec);  // kfield's own files: rows read by parts
+  const std::string file = hdf5 ? spec.substr(spec.find(':') + 1) : std::string();
+  onEveryRank([&] { net.devices = hdf5 ? io::readNetworkDevices(file) : parsed.devices(); });
   net.partition = partitionOf(partition, net.devices, ranks);
   onEveryRank([&] {
-    net.part = parsed.part(net.partition->part(rank));
-    if (whole) net.whole = parsed.build();
+    const IndexRange owned = net.partition->part(rank);
+    net.part = hdf5 ? io::readNetworkPart(file, owned) : parsed.part(owned);
+    if (whole) net.whole = hdf5 ? io::readNetwork(file) : parsed.build();
   });
   const NetworkPart& part = *net.part;
   const auto sumOverRanks = [&](long long mine) {
@@ -67,7 +70,7 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
     return std::int64_t(mine);
   };
   net.description = part.name;
-  if (parsed.edgeList()) {  // the whole's edges: each counted by one owned row (an arc by its head's)
+  if (parsed.edgeList() && !hdf5) {  // the whole's edges: each counted by one owned row (an arc by its head's)
     long long edges = 0;
     const auto& offsets = part.network.offsets();
     const auto& neighbors = part.network.neighbors();

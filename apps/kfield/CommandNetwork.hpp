@@ -1,6 +1,6 @@
 // The network a command runs on: the whole network in one process; under mpirun each rank's
-// part, built (grids, rggs) or read (text edge lists) alone, with what the library's programs
-// read of the whole network (its facts) agreed over the ranks.
+// part, built (grids, rggs) or read (edge lists, HDF5 networks) alone, with what the library's
+// programs read of the whole network (its facts) agreed over the ranks.
 #ifndef KFIELD_APPS_COMMANDNETWORK_HPP
 #define KFIELD_APPS_COMMANDNETWORK_HPP
 
@@ -26,7 +26,7 @@ struct CommandNetwork {
 
 // The network of --network `spec` over `ranks` ranks split by --partition `partition` (checked
 // when given or when ranks > 1). Under mpirun the whole network is built too when `whole` (the
-// file an --out writes or a --resume reads holds it); an HDF5 network is read whole and cut.
+// file an --out writes or a --resume reads holds it).
 CommandNetwork commandNetwork(const std::string& spec, const std::string& partition, bool partitionGiven,
                               int rank, int ranks, bool whole);
 

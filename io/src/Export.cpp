@@ -28,7 +28,7 @@ void writeNetwork(const impl::Group& root, const Network& net) {
   const auto e = static_cast<std::uint64_t>(net.entries());
   g.write("offsets", {n + 1}, net.offsets().data(), packed);
   g.write("neighbors", {e}, net.neighbors().data(), packed);
-  g.write("lengths", {e}, net.lengths().data(), packed);
+  if (net.hasLengths()) g.write("lengths", {e}, net.lengths().data(), packed);  // a bare network has none
   if (net.hasPositions()) {
     std::vector<double> xy;
     const auto x = net.x(), y = net.y();

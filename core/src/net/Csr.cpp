@@ -11,26 +11,20 @@ namespace {
 }
 }  // namespace
 
-Network Network::fromCsr(std::vector<std::int64_t> offsets, std::vector<std::int32_t> neighbors,
-                         std::vector<double> lengths, std::vector<double> x, std::vector<double> y,
-                         std::string description) {
+void checkRows(const char* who, std::int64_t n, std::int64_t first, const std::vector<std::int64_t>& offsets,
+               const std::vector<std::int32_t>& neighbors, const std::vector<double>& lengths) {
+  const auto fail = [who](const std::string& what) { impl::invalidArgument(who, what); };
   if (offsets.empty() || offsets[0] != 0) fail("offsets must start with 0");
-  const auto n = static_cast<std::int64_t>(offsets.size()) - 1;
-  checkDevices("kfield::Network::fromCsr", n);
   const auto entries = static_cast<std::int64_t>(neighbors.size());
   if (offsets.back() != entries) {
-    fail("offsets end at " + std::to_string(offsets.back()) + " but there are " +
-         std::to_string(entries) + " entries");
+    fail("offsets end at " + std::to_string(offsets.back()) + " but there are " + std::to_string(entries) +
+         " entries");
   }
   if (!lengths.empty() && static_cast<std::int64_t>(lengths.size()) != entries) {
     fail(std::to_string(lengths.size()) + " lengths for " + std::to_string(entries) + " entries");
   }
-  if (x.size() != y.size() || (!x.empty() && static_cast<std::int64_t>(x.size()) != n)) {
-    fail(std::to_string(x.size()) + " x and " + std::to_string(y.size()) + " y positions for " +
-         std::to_string(n) + " devices");
-  }
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::int64_t begin = offsets[std::size_t(i)], end = offsets[std::size_t(i) + 1];
+  for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+    const std::int64_t i = first + std::int64_t(r), begin = offsets[r], end = offsets[r + 1];
     const std::string row = "row " + std::to_string(i) + ": ";
     if (end < begin || end > entries) fail(row + "offsets go backwards or past the entries");
     bool self = false;
@@ -47,8 +41,23 @@ Network Network::fromCsr(std::vector<std::int64_t> offsets, std::vector<std::int
       }
     }
     if (!self) fail(row + "the device itself is not in its row");
-    if (!x.empty() && !(std::isfinite(x[std::size_t(i)]) && std::isfinite(y[std::size_t(i)]))) {
-      fail(row + "its position is not finite");
+  }
+}
+
+Network Network::fromCsr(std::vector<std::int64_t> offsets, std::vector<std::int32_t> neighbors,
+                         std::vector<double> lengths, std::vector<double> x, std::vector<double> y,
+                         std::string description) {
+  if (offsets.empty() || offsets[0] != 0) fail("offsets must start with 0");
+  const auto n = static_cast<std::int64_t>(offsets.size()) - 1;
+  checkDevices("kfield::Network::fromCsr", n);
+  if (x.size() != y.size() || (!x.empty() && static_cast<std::int64_t>(x.size()) != n)) {
+    fail(std::to_string(x.size()) + " x and " + std::to_string(y.size()) + " y positions for " +
+         std::to_string(n) + " devices");
+  }
+  checkRows("kfield::Network::fromCsr", n, 0, offsets, neighbors, lengths);
+  for (std::int64_t i = 0; i < n && !x.empty(); ++i) {
+    if (!(std::isfinite(x[std::size_t(i)]) && std::isfinite(y[std::size_t(i)]))) {
+      fail("row " + std::to_string(i) + ": its position is not finite");
     }
   }
   Network net;

@@ -187,7 +187,7 @@ NetworkPart NetworkPart::fromEdgeList(const std::string& path, bool directed, In
   }
   std::vector<std::pair<std::int32_t, double>> row;
   return partFromRows(
-      who, n, owned, false,
+      who, n, owned, PartPlaces::Lengths,
       [&](std::int64_t d, const auto& f) {  // ascending neighbors, the device itself included
         row.assign(adjacency.begin() + start[d - owned.begin], adjacency.begin() + start[d - owned.begin + 1]);
         row.emplace_back(static_cast<std::int32_t>(d), 0.0);

@@ -6,6 +6,7 @@
 #include "kfield/impl/Errors.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 #include <utility>
 
@@ -19,7 +20,8 @@ NetworkPart NetworkPart::of(const Network& whole, IndexRange owned) {
   const std::vector<double> x = positioned ? whole.x() : std::vector<double>();
   const std::vector<double> y = positioned ? whole.y() : std::vector<double>();
   return partFromRows(
-      "kfield::NetworkPart::of", whole.devices(), owned, positioned,
+      "kfield::NetworkPart::of", whole.devices(), owned,
+      positioned ? PartPlaces::Positions : lengths.empty() ? PartPlaces::Neither : PartPlaces::Lengths,
       [&](std::int64_t d, const auto& f) {
         for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
           f(neighbors[k], lengths.empty() ? 0.0 : lengths[k]);
@@ -39,7 +41,7 @@ NetworkPart NetworkPart::grid(std::int64_t width, std::int64_t height, int neigh
                       networkBytes(devices, impl::product({devices, 9}), 16, 40));
   }
   return partFromRows(
-      who, n, owned, true,
+      who, n, owned, PartPlaces::Positions,
       [&](std::int64_t d, const auto& f) {
         const std::int64_t x = d % width, y = d / width;
         for (std::int64_t dy = -1; dy <= 1; ++dy) {  // ascending ids, the device itself included
@@ -52,6 +54,50 @@ NetworkPart NetworkPart::grid(std::int64_t width, std::int64_t height, int neigh
       },
       [&](std::int64_t d) { return std::make_pair(double(d % width), double(d / width)); },
       gridDescription(width, height, neighborhood));
+}
+
+NetworkPart NetworkPart::fromRows(
+    std::int64_t n, IndexRange owned, const std::vector<std::int64_t>& offsets, const std::vector<std::int32_t>& neighbors,
+    const std::vector<double>& lengths,
+    const std::function<std::vector<std::pair<double, double>>(const std::vector<std::int64_t>&)>& positionsOf,
+    const std::string& name) {
+  const char* who = "kfield::NetworkPart::fromRows";
+  checkDevices(who, n);
+  if (owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end) {
+    if (std::int64_t(offsets.size()) != owned.size() + 1) {
+      impl::invalidArgument(who, std::to_string(offsets.size()) + " offsets for the " + std::to_string(owned.size()) +
+                                     " rows of devices [" + std::to_string(owned.begin) + ", " +
+                                     std::to_string(owned.end) + ")");
+    }
+    checkRows(who, n, owned.begin, offsets, neighbors, lengths);
+  }
+  const bool positioned = bool(positionsOf);
+  NetworkPart part = partFromRows(
+      who, n, owned, lengths.empty() ? PartPlaces::Neither : PartPlaces::Lengths,
+      [&](std::int64_t d, const auto& f) {
+        const auto r = std::size_t(d - owned.begin);
+        for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k) f(neighbors[k], lengths.empty() ? 0.0 : lengths[k]);
+      },
+      [](std::int64_t) { return std::make_pair(0.0, 0.0); }, name);
+  if (!positioned || owned.size() == 0) return part;
+  // Positions instead of lengths: the rows again, with the devices' places.
+  const std::vector<std::pair<double, double>> at = positionsOf(part.ids);
+  if (at.size() != part.ids.size()) {
+    impl::invalidArgument(who, std::to_string(at.size()) + " positions for " + std::to_string(part.ids.size()) + " devices");
+  }
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    if (!std::isfinite(at[i].first) || !std::isfinite(at[i].second)) {
+      impl::invalidArgument(who, "row " + std::to_string(part.ids[i]) + ": its position is not finite");
+    }
+  }
+  return partFromRows(
+      who, n, owned, PartPlaces::Positions,
+      [&](std::int64_t d, const auto& f) {
+        const auto r = std::size_t(d - owned.begin);
+        for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k) f(neighbors[k], 0.0);
+      },
+      [&](std::int64_t id) { return at[std::size_t(std::lower_bound(part.ids.begin(), part.ids.end(), id) - part.ids.begin())]; },
+      name);
 }
 
 std::int64_t NetworkPart::localOf(std::int64_t id) const {

@@ -13,13 +13,17 @@
 
 namespace kfield {
 
+// What a part's network holds beside its rows, as the whole one does.
+enum class PartPlaces { Positions, Lengths, Neither };
+
 // The part of a network of n devices that owns `owned`: forRow(d, f)
 // calls f(j, length) for each entry of device d's row, in order (the length is ignored for
 // networks of points: it follows from the positions, as the whole network computes it);
-// positionOf(d) gives (x, y) when `positioned`.
+// positionOf(d) gives (x, y) when the places are positions.
 template <class ForRow, class PositionOf>
 NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
-                bool positioned, ForRow&& forRow, PositionOf&& positionOf, const std::string& name) {
+                PartPlaces places, ForRow&& forRow, PositionOf&& positionOf, const std::string& name) {
+  const bool positioned = places == PartPlaces::Positions;
   if (owned.begin < 0 || owned.end < owned.begin || owned.end > n) {
     impl::invalidArgument(who, "devices [" + std::to_string(owned.begin) + ", " +
                                    std::to_string(owned.end) + ") are not a run of the " +
@@ -32,7 +36,7 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
   part.name = name;
   part.ownedIds = owned;
   if (owned.size() == 0) {  // a rank without devices runs one device that nothing computes
-    part.network = Network::fromCsr({0, 1}, {0}, {}, {}, {}, description);
+    part.network = Network::fromCsr({0, 1}, {0}, {0.0}, {}, {}, description);  // a length: any program runs
     return part;
   }
   // (ghost, owned device that hears it, the entry's length): the ghosts' rows.
@@ -58,7 +62,7 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
   std::vector<double> lengths, x, y;
   auto push = [&](std::int64_t global, double length) {
     neighbors.push_back(static_cast<std::int32_t>(part.localOf(global)));
-    if (!positioned) lengths.push_back(length);
+    if (places == PartPlaces::Lengths) lengths.push_back(length);
   };
   std::size_t next = 0;  // the next of `heard`: ghost rows come in id order
   for (std::int64_t i = 0; i < local; ++i) {

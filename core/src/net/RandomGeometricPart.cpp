@@ -77,7 +77,7 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   const std::string name = rggDescription(n, radius, seed, order);
   const auto noPosition = [](std::int64_t) { return std::make_pair(0.0, 0.0); };
   if (owned.begin < 0 || owned.end > n || owned.end <= owned.begin) {  // refused, or a part without devices
-    return partFromRows(who, n, owned, true, [](std::int64_t, const auto&) {}, noPosition, name);
+    return partFromRows(who, n, owned, PartPlaces::Positions, [](std::int64_t, const auto&) {}, noPosition, name);
   }
   const DrawnPoints points{n, seed, std::sqrt(double(n)), order};
   const std::int64_t m = owned.size();
@@ -191,7 +191,7 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   std::sort(local.begin(), local.end());
   local.erase(std::unique(local.begin(), local.end()), local.end());
   return partFromRows(
-      who, n, owned, true,
+      who, n, owned, PartPlaces::Positions,
       [&](std::int64_t id, const auto& f) {
         const std::int64_t d = id - owned.begin;
         for (std::int64_t k = offsets[d] + d; k < offsets[d + 1] + d + 1; ++k) f(rows[k], 0.0);

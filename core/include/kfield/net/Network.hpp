@@ -65,6 +65,7 @@ class Network {
   // from the positions; a network keeps only what it was given.
   std::vector<double> lengths() const;
   bool hasPositions() const { return data_->gridWidth > 0 || !data_->x.empty(); }
+  bool hasLengths() const { return hasPositions() || !data_->lengths.empty(); }  // given or from positions
   std::vector<double> x() const;  // empty without positions
   std::vector<double> y() const;
   const std::string& description() const { return data_->description; }

@@ -8,7 +8,9 @@
 #include "kfield/net/Network.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kfield {
@@ -42,6 +44,16 @@ struct NetworkPart {
   // kept. Its name leaves out the edge count (known to the whole). Repeated edges that disagree
   // are refused by the parts that keep them (under MPI, raise what one part refuses on all).
   static NetworkPart fromEdgeList(const std::string& path, bool directed, IndexRange owned);
+
+  // From the owned rows of a network of n devices, as a file holds them (HDF5 networks read by
+  // parts): device owned.begin + r's row is neighbors[offsets[r], offsets[r + 1]) (offsets from 0;
+  // global ids, ascending, the device itself included), with lengths (none, or one per entry);
+  // positionOf(ids), when given, the positions of the part's devices (ascending ids). Refuses
+  // rows that break this, naming the row, as Network::fromCsr does.
+  static NetworkPart fromRows(std::int64_t n, IndexRange owned, const std::vector<std::int64_t>& offsets,
+                              const std::vector<std::int32_t>& neighbors, const std::vector<double>& lengths,
+                              const std::function<std::vector<std::pair<double, double>>(const std::vector<std::int64_t>&)>& positionsOf,
+                              const std::string& name);
 
   // The local index of a global id, or -1 when this part does not hold it.
   std::int64_t localOf(std::int64_t id) const;

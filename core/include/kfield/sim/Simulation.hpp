@@ -279,6 +279,10 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   const bool readsLengths =
       std::any_of(program_.entries.begin(), program_.entries.end(),
                   [](const impl::EntryOp& e) { return e.code == impl::EntryCode::EdgeLength; });
+  if (readsLengths && !motion && !network.hasLengths()) {
+    impl::invalidArgument(kWho, "program '" + program_.name + "' reads edge lengths, but network '" +
+                                    network.description() + "' has none (neither lengths nor positions)");
+  }
   if (motion) {
     motion->check(kWho);
     if (motion->model == Motion::Model::Velocity && (samples != 1 || program_.outputWidth < 2)) {
