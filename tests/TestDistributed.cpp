@@ -156,6 +156,32 @@ TYPED_TEST(Distributed, TheCarryIsOneProcessesAndRestoresIntoAnyPartition) {
             "kfield::DistributedSimulation: restore: the carry's exports are 3 x 3, this simulation's 300 x 3");
 }
 
+// A part built without the whole network is the whole's part, and runs (collect-weighted: folds,
+// an exchange's messages in the gathered carry) with the bits of one process.
+template <class Space>
+void expectRunsAsTheWhole(const Network& whole, const NetworkPart& part, const DevicePartition& partition) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string what = whole.description() + ", " + partition.text();
+  const NetworkPart cut = NetworkPart::of(whole, partition.part(rank));
+  EXPECT_EQ(part.ids, cut.ids) << what;
+  EXPECT_EQ(part.network.offsets(), cut.network.offsets()) << what;
+  EXPECT_EQ(part.network.neighbors(), cut.network.neighbors()) << what;
+  EXPECT_EQ(part.network.lengths(), cut.network.lengths()) << what;
+  EXPECT_EQ(part.network.x(), cut.network.x()) << what;
+  EXPECT_EQ(part.network.description(), cut.network.description()) << what;
+  EXPECT_EQ(part.name, whole.description()) << what;
+  const TracedProgram program = lib::findProgram("collect-weighted")->build(whole, {});
+  BasicSimulation<Space> one(program, whole, 2);
+  setInputs(one, program, whole.devices(), 2);
+  one.run(9);
+  BasicDistributedSimulation<Space> sim(program, part, partition, 2, MPI_COMM_WORLD);
+  setInputs(sim, program, whole.devices(), 2);
+  sim.run(9);
+  const SimulationCarry carry = sim.carry(0);
+  if (rank == 0) expectSameCarry(carry, one.carry(), what);
+}
+
 // Each rank builds only its part of the grid: the same part as the whole grid's, and the bits
 // (and the gathered carry, exchanges' messages included) of one process.
 TYPED_TEST(Distributed, AGridBuiltByPartsRunsAsTheWholeGrid) {
@@ -166,23 +192,7 @@ TYPED_TEST(Distributed, AGridBuiltByPartsRunsAsTheWholeGrid) {
     const Network whole = Network::grid(37, 23, hood);
     for (const DevicePartition& partition :
          {DevicePartition::blocks(whole.devices(), ranks), lopsided(whole.devices(), ranks)}) {
-      const std::string what = whole.description() + ", " + partition.text();
-      const NetworkPart part = NetworkPart::grid(37, 23, hood, partition.part(rank));
-      const NetworkPart cut = NetworkPart::of(whole, partition.part(rank));
-      EXPECT_EQ(part.ids, cut.ids) << what;
-      EXPECT_EQ(part.network.offsets(), cut.network.offsets()) << what;
-      EXPECT_EQ(part.network.neighbors(), cut.network.neighbors()) << what;
-      EXPECT_EQ(part.network.lengths(), cut.network.lengths()) << what;
-      EXPECT_EQ(part.network.description(), cut.network.description()) << what;
-      const TracedProgram program = lib::findProgram("collect-weighted")->build(whole, {});
-      BasicSimulation<TypeParam> one(program, whole, 2);
-      setInputs(one, program, whole.devices(), 2);
-      one.run(9);
-      BasicDistributedSimulation<TypeParam> sim(program, part, partition, 2, MPI_COMM_WORLD);
-      setInputs(sim, program, whole.devices(), 2);
-      sim.run(9);
-      const SimulationCarry carry = sim.carry(0);
-      if (rank == 0) expectSameCarry(carry, one.carry(), what);
+      expectRunsAsTheWhole<TypeParam>(whole, NetworkPart::grid(37, 23, hood, partition.part(rank)), partition);
     }
   }
   EXPECT_EQ(errorOf([] { NetworkPart::grid(0, 5, 4, {0, 0}); }),
@@ -213,22 +223,8 @@ TYPED_TEST(Distributed, AnRggBuiltByPartsRunsAsTheWholeRgg) {
     const Network whole = Network::randomGeometric(1500, 1.4, 11, order);
     for (const DevicePartition& partition :
          {DevicePartition::blocks(whole.devices(), ranks), lopsided(whole.devices(), ranks)}) {
-      const std::string what = whole.description() + ", " + partition.text();
-      const NetworkPart part = NetworkPart::randomGeometric(1500, 1.4, 11, order, partition.part(rank));
-      const NetworkPart cut = NetworkPart::of(whole, partition.part(rank));
-      EXPECT_EQ(part.ids, cut.ids) << what;
-      EXPECT_EQ(part.network.neighbors(), cut.network.neighbors()) << what;
-      EXPECT_EQ(part.network.x(), cut.network.x()) << what;
-      EXPECT_EQ(part.name, whole.description()) << what;
-      const TracedProgram program = lib::findProgram("collect-weighted")->build(whole, {});
-      BasicSimulation<TypeParam> one(program, whole, 2);
-      setInputs(one, program, whole.devices(), 2);
-      one.run(9);
-      BasicDistributedSimulation<TypeParam> sim(program, part, partition, 2, MPI_COMM_WORLD);
-      setInputs(sim, program, whole.devices(), 2);
-      sim.run(9);
-      const SimulationCarry carry = sim.carry(0);
-      if (rank == 0) expectSameCarry(carry, one.carry(), what);
+      expectRunsAsTheWhole<TypeParam>(
+          whole, NetworkPart::randomGeometric(1500, 1.4, 11, order, partition.part(rank)), partition);
     }
   }
 }
