@@ -41,8 +41,10 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
   }
   // (ghost, owned device that hears it, the entry's length): the ghosts' rows.
   std::vector<std::tuple<std::int64_t, std::int64_t, double>> heard;
+  std::uint64_t ownedEntries = 0;
   for (std::int64_t d = owned.begin; d < owned.end; ++d) {
     forRow(d, [&](std::int64_t j, double length) {
+      ++ownedEntries;
       if (j < owned.begin || j >= owned.end) heard.emplace_back(j, d, length);
     });
   }
@@ -60,6 +62,11 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
   std::vector<std::int64_t> offsets{0};
   std::vector<std::int32_t> neighbors;
   std::vector<double> lengths, x, y;
+  // Allocated once: the owned rows, and each ghost's row (itself and its hearers).
+  const std::size_t entries = std::size_t(ownedEntries) + heard.size() + std::size_t(local - owned.size());
+  offsets.reserve(std::size_t(local) + 1);
+  neighbors.reserve(entries);
+  if (places == PartPlaces::Lengths) lengths.reserve(entries);
   auto push = [&](std::int64_t global, double length) {
     neighbors.push_back(static_cast<std::int32_t>(part.localOf(global)));
     if (places == PartPlaces::Lengths) lengths.push_back(length);
@@ -81,6 +88,7 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
     offsets.push_back(static_cast<std::int64_t>(neighbors.size()));
   }
   if (positioned) {
+    x.reserve(part.ids.size()), y.reserve(part.ids.size());
     for (std::int64_t g : part.ids) {
       const std::pair<double, double> p = positionOf(g);
       x.push_back(p.first), y.push_back(p.second);

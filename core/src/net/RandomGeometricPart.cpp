@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -16,6 +18,7 @@ namespace {
 // The curve's 2^32 cells fall into 2^16 stretches (each a 256 x 256 block of them): a point's id
 // is where its stretch starts plus its place in the stretch, by (key, drawn index).
 constexpr int kStretchBits = 16;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 struct DrawnPoints {
   std::int64_t n;
@@ -61,10 +64,10 @@ void numberStretches(const DrawnPoints& points, const std::vector<std::int64_t>&
   }
 }
 
-struct Candidate {  // a point near the part, in its cell
+struct Candidate {  // a point near the part, in its cell (of the box of cells around the part)
   std::int64_t cell, drawn;
   double x, y;
-  bool operator<(const Candidate& o) const { return cell != o.cell ? cell < o.cell : drawn < o.drawn; }
+  std::int64_t id = -1;  // once numbered
 };
 
 }  // namespace
@@ -102,46 +105,83 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   }
   std::sort(own.begin(), own.end());
 
-  // Square cells wider than the radius (a margin for rounding): neighbors are one cell apart.
-  const double fits = std::floor(points.side / radius) - 1.0;
-  const std::int64_t along = fits < 1.0 ? 1 : fits > double(1 << 20) ? (1 << 20) : std::int64_t(fits);
+  // Square cells wider than the radius (a margin for rounding), so that neighbors are at most
+  // one cell apart, and at most about one per point.
+  const double fits = std::min(std::floor(points.side / radius) - 1.0, std::floor(points.side));
+  const std::int64_t along = fits < 1.0 ? 1 : std::int64_t(fits);
   const auto cellOf = [&](double x, double y) {
     const auto at = [&](double v) { return std::min(along - 1, std::int64_t(v * double(along) / points.side)); };
     return at(y) * along + at(x);
   };
-  std::vector<std::int64_t> near;  // the owned points' cells and those around them
+  // The owned points' cells and those around them ("near"), in the box of cells that holds them;
+  // every point in a near cell, sorted by cell (counting sort: drawn order within a cell).
+  std::int64_t x0 = along, x1 = -1, y0 = along, y1 = -1;
+  for (const auto& [id, drawn] : own) {
+    const auto [x, y] = points.at(drawn);
+    const std::int64_t c = cellOf(x, y), cx = c % along, cy = c / along;
+    x0 = std::min(x0, std::max<std::int64_t>(0, cx - 1)), x1 = std::max(x1, std::min(along - 1, cx + 1));
+    y0 = std::min(y0, std::max<std::int64_t>(0, cy - 1)), y1 = std::max(y1, std::min(along - 1, cy + 1));
+  }
+  const std::int64_t boxWidth = x1 - x0 + 1, boxCells = boxWidth * (y1 - y0 + 1);
+  const auto boxOf = [&](std::int64_t c) {  // a cell's place in the box, or -1 outside it
+    const std::int64_t cx = c % along, cy = c / along;
+    return cx < x0 || cx > x1 || cy < y0 || cy > y1 ? -1 : (cy - y0) * boxWidth + (cx - x0);
+  };
+  checkNetworkBytes(who, what + " (" + std::to_string(boxCells) + " cells around it)",
+                    impl::product({std::uint64_t(boxCells) + 1, sizeof(std::int64_t) + 1}));
+  std::vector<char> near(std::size_t(boxCells), 0);
+  std::uint64_t nearCells = 0;
   for (const auto& [id, drawn] : own) {
     const auto [x, y] = points.at(drawn);
     const std::int64_t c = cellOf(x, y), cx = c % along, cy = c / along;
     for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(along - 1, cy + 1); ++ny) {
       for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(along - 1, cx + 1); ++nx) {
-        near.push_back(ny * along + nx);
+        char& mark = near[std::size_t((ny - y0) * boxWidth + (nx - x0))];
+        nearCells += mark == 0;
+        mark = 1;
       }
     }
   }
-  std::sort(near.begin(), near.end());
-  near.erase(std::unique(near.begin(), near.end()), near.end());
-  const double perCell = double(n) / (double(along) * double(along));  // points expected in a cell
-  checkNetworkBytes(who, what,
-                    impl::product({std::uint64_t(double(near.size()) * perCell) + std::uint64_t(m), sizeof(Candidate)}));
-  std::vector<Candidate> candidates;
-  points.forEach([&](std::int64_t i, double x, double y) {
-    const std::int64_t c = cellOf(x, y);
-    if (std::binary_search(near.begin(), near.end(), c)) candidates.push_back({c, i, x, y});
+  // Every point in a near cell, by cell (drawn order within one): counted, then placed; placed
+  // in drawn order, each takes its id from `ids` (sorted by drawn index) in one merge.
+  const auto nearCell = [&](double x, double y) {  // its place in the box, or -1
+    const std::int64_t b = boxOf(cellOf(x, y));
+    return b >= 0 && near[std::size_t(b)] ? b : std::int64_t(-1);
+  };
+  std::vector<std::int64_t> cellStart(std::size_t(boxCells) + 1, 0);
+  points.forEach([&](std::int64_t, double x, double y) {
+    const std::int64_t b = nearCell(x, y);
+    if (b >= 0) ++cellStart[std::size_t(b) + 1];
   });
-  std::sort(candidates.begin(), candidates.end());
+  for (std::size_t c = 1; c < cellStart.size(); ++c) cellStart[c] += cellStart[c - 1];
+  checkNetworkBytes(who, what + " (" + std::to_string(cellStart.back()) + " points near it)",
+                    impl::product({std::uint64_t(cellStart.back()), sizeof(Candidate) + sizeof(std::int64_t)}));
+  std::vector<Candidate> candidates(std::size_t(cellStart.back()));
+  std::sort(ids.begin(), ids.end());
+  {
+    std::vector<std::int64_t> fill(cellStart.begin(), cellStart.end() - 1);
+    std::size_t j = 0;
+    points.forEach([&](std::int64_t i, double x, double y) {
+      const std::int64_t b = nearCell(x, y);
+      if (b < 0) return;
+      std::int64_t id = order == DeviceOrder::Drawn ? i : -1;
+      while (j < ids.size() && ids[j].first < i) ++j;
+      if (j < ids.size() && ids[j].first == i) id = ids[j].second;
+      candidates[std::size_t(fill[std::size_t(b)]++)] = {b, i, x, y, id};
+    });
+  }
 
-  // f(drawn index of each neighbor) of an owned point, as the whole graph finds them.
+  // f(candidate index of each neighbor) of an owned point, as the whole graph finds them.
   const double r2 = radius * radius;
   const auto forNeighbors = [&](std::int64_t drawn, auto&& f) {
     const auto [x, y] = points.at(drawn);
     const std::int64_t c = cellOf(x, y), cx = c % along, cy = c / along;
     for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(along - 1, cy + 1); ++ny) {
       for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(along - 1, cx + 1); ++nx) {
-        const Candidate lo{ny * along + nx, -1, 0, 0}, hi{ny * along + nx + 1, -1, 0, 0};
-        for (auto q = std::lower_bound(candidates.begin(), candidates.end(), lo);
-             q != std::lower_bound(candidates.begin(), candidates.end(), hi); ++q) {
-          if (q->drawn != drawn && withinRadius(x, y, q->x, q->y, r2)) f(q->drawn);
+        const auto b = std::size_t((ny - y0) * boxWidth + (nx - x0));  // inside the box: near
+        for (std::int64_t k = cellStart[b]; k < cellStart[b + 1]; ++k) {
+          const Candidate& q = candidates[std::size_t(k)];
+          if (q.drawn != drawn && withinRadius(x, y, q.x, q.y, r2)) f(k);
         }
       }
     }
@@ -150,46 +190,53 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   for (const auto& [id, drawn] : own) forNeighbors(drawn, [&](std::int64_t) { ++entries; });
   checkNetworkBytes(who, what + " (" + std::to_string(entries) + " entries in its rows)",
                     networkBytes(std::uint64_t(entries), std::uint64_t(entries), 2 * sizeof(double), 2 * sizeof(std::int64_t)));
-  std::vector<std::int64_t> offsets{0}, heard;  // the owned rows, by drawn index
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::int32_t> heard;  // the owned rows, by candidate index (n < 2^31)
+  offsets.reserve(std::size_t(m) + 1);
+  heard.reserve(std::size_t(entries - m));
   for (const auto& [id, drawn] : own) {
-    forNeighbors(drawn, [&](std::int64_t j) { heard.push_back(j); });
+    forNeighbors(drawn, [&](std::int64_t k) { heard.push_back(std::int32_t(k)); });
     offsets.push_back(std::int64_t(heard.size()));
   }
 
-  std::sort(ids.begin(), ids.end());  // by drawn index, to look ids up
-  const auto numberedAs = [&](std::int64_t drawn) {
-    if (order == DeviceOrder::Drawn) return drawn;
-    const auto at = std::lower_bound(ids.begin(), ids.end(), std::make_pair(drawn, std::int64_t(-1)));
-    return at != ids.end() && at->first == drawn ? at->second : std::int64_t(-1);
-  };
   if (order == DeviceOrder::Hilbert) {  // the ghosts' stretches, numbered too
     std::vector<char> wanted(numbered.size(), 0);
     bool any = false;
-    for (std::int64_t j : heard) {
-      if (numberedAs(j) >= 0) continue;
-      const auto [x, y] = points.at(j);
-      wanted[points.stretchOf(x, y)] = 1;
+    for (std::int32_t k : heard) {
+      const Candidate& q = candidates[std::size_t(k)];
+      if (q.id >= 0) continue;
+      wanted[points.stretchOf(q.x, q.y)] = 1;
       any = true;
     }
     if (any) {
       numberStretches(points, start, wanted, ids);
       std::sort(ids.begin(), ids.end());
+      for (std::int32_t k : heard) {
+        Candidate& q = candidates[std::size_t(k)];
+        if (q.id < 0) q.id = std::lower_bound(ids.begin(), ids.end(), std::make_pair(q.drawn, std::int64_t(-1)))->second;
+      }
     }
   }
-  std::vector<std::int64_t> rows(heard.size() + std::size_t(m));  // by id, each with its device
-  std::vector<std::pair<std::int64_t, std::int64_t>> local;        // (id, drawn index) of local devices
+  std::vector<std::int32_t> rows(heard.size() + std::size_t(m));  // by id, each with its device
+  std::vector<std::tuple<std::int64_t, double, double>> ghosts;  // (id, x, y)
   for (std::int64_t d = 0; d < m; ++d) {
     const std::int64_t first = offsets[d] + d, last = offsets[d + 1] + d + 1;
-    rows[first] = own[d].first;
+    rows[first] = std::int32_t(own[d].first);
     for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
-      rows[first + 1 + (k - offsets[d])] = numberedAs(heard[k]);
-      local.emplace_back(rows[first + 1 + (k - offsets[d])], heard[k]);
+      const std::int64_t id = candidates[std::size_t(heard[k])].id;
+      rows[first + 1 + (k - offsets[d])] = std::int32_t(id);
+      const Candidate& q = candidates[std::size_t(heard[k])];
+      if (id < owned.begin || id >= owned.end) ghosts.emplace_back(id, q.x, q.y);
     }
     std::sort(rows.begin() + first, rows.begin() + last);
-    local.push_back(own[d]);
   }
-  std::sort(local.begin(), local.end());
-  local.erase(std::unique(local.begin(), local.end()), local.end());
+  std::sort(ghosts.begin(), ghosts.end());
+  ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+  // What the rows were found with, freed (assigning {} would keep the capacity).
+  std::vector<Candidate>().swap(candidates);
+  std::vector<std::int32_t>().swap(heard);
+  std::vector<std::pair<std::int64_t, std::int64_t>>().swap(ids);
+  std::vector<std::int64_t>().swap(cellStart);
   return partFromRows(
       who, n, owned, PartPlaces::Positions,
       [&](std::int64_t id, const auto& f) {
@@ -197,7 +244,9 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
         for (std::int64_t k = offsets[d] + d; k < offsets[d + 1] + d + 1; ++k) f(rows[k], 0.0);
       },
       [&](std::int64_t id) {
-        return points.at(std::lower_bound(local.begin(), local.end(), std::make_pair(id, std::int64_t(-1)))->second);
+        if (id >= owned.begin && id < owned.end) return points.at(own[std::size_t(id - owned.begin)].second);
+        const auto at = std::lower_bound(ghosts.begin(), ghosts.end(), std::make_tuple(id, -kInfinity, -kInfinity));
+        return std::make_pair(std::get<1>(*at), std::get<2>(*at));
       },
       name);
 }

@@ -34,9 +34,10 @@ struct NetworkPart {
   static NetworkPart grid(std::int64_t width, std::int64_t height, int neighborhood, IndexRange owned);
   // Devices [owned.begin, owned.end) of Network::randomGeometric(n, radius, seed, order), built
   // without the whole graph: the points are drawn again (a counter-based generator) and only
-  // those near the owned ones kept, so memory is the part's (along a Hilbert curve, plus the
-  // stretches of the curve its devices and ghosts lie on). Every rank draws all n points: time
-  // O(n) per part.
+  // those near the owned ones kept. Numbered along the Hilbert curve, a part is a region, so its
+  // memory is the region's (with the stretches of the curve its devices and ghosts lie on);
+  // numbered as drawn, a part's devices are everywhere and it keeps nearly every point. Each
+  // part draws all n points (three times along the curve): time O(n) per part.
   static NetworkPart randomGeometric(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order,
                                      IndexRange owned);
   // Devices [owned.begin, owned.end) of Network::fromEdgeList(path, directed), read without the
