@@ -171,7 +171,7 @@ TEST(Network, RandomGeometricPartsAreCutsOfTheWholeGraph) {
   const std::string tooBig = test::errorOf(
       [] { NetworkPart::randomGeometric(2000000000, 1.0, 1, DeviceOrder::Drawn, {0, 1000000000}); });
   EXPECT_EQ(tooBig.rfind("kfield::NetworkPart::randomGeometric: devices [0, 1000000000) of a random geometric graph "
-                         "of 2000000000 devices, radius 1, seed 1 needs 104.3 GiB, but this machine's memory is ",
+                         "of 2000000000 devices, radius 1, seed 1 needs 37.3 GiB, but this machine's memory is ",
                          0),
             0u)
       << tooBig;

@@ -13,8 +13,6 @@ namespace {
 Field<bool> source(Program& p) { return p.sense<bool>("source"); }
 Field<double> value(Program& p) { return p.sense<double>("value"); }
 
-std::int64_t largestDegree(const NetworkFacts& net) { return net.largestDegree; }
-
 double longestEdge(const NetworkFacts& net) { return net.longestLength == 0.0 ? 1.0 : net.longestLength; }
 
 // f(p) traced under the program's library name. Sensors are read one statement at a time, so
@@ -40,13 +38,6 @@ NetworkFacts NetworkFacts::ofRows(const Network& network, IndexRange rows) {
       facts.longestLength = std::max(facts.longestLength, lengths[std::size_t(k)]);
     }
   }
-  return facts;
-}
-
-NetworkFacts NetworkFacts::merged(const NetworkFacts& a, const NetworkFacts& b) {
-  NetworkFacts facts;
-  facts.largestDegree = std::max(a.largestDegree, b.largestDegree);
-  facts.longestLength = std::max(a.longestLength, b.longestLength);
   return facts;
 }
 
@@ -121,7 +112,7 @@ const std::vector<LibraryProgram>& programs() {
            impl::invalidArgument("kfield::lib::consensus",
                                  "rate must be finite and >= 0, got " + std::to_string(s.rate));
          }
-         const double rate = s.rate > 0.0 ? s.rate : 1.0 / double(largestDegree(net) + 1);
+         const double rate = s.rate > 0.0 ? s.rate : 1.0 / double(net.largestDegree + 1);
          return traced("consensus", [&](Program& p) { return consensus(p, value(p), rate); });
        }},
       {"scaled-distance",
@@ -192,7 +183,7 @@ std::vector<double> defaultParameter(const LibraryProgram& program, const std::s
                                      const NetworkFacts& network) {
   for (const ParameterDefault& p : program.parameters) {
     if (p.name != name) continue;
-    if (program.name == "learned-consensus") return {1.0 / double(largestDegree(network) + 1)};
+    if (program.name == "learned-consensus") return {1.0 / double(network.largestDegree + 1)};
     return p.values;
   }
   impl::invalidArgument("kfield::lib::defaultParameter",

@@ -63,7 +63,8 @@ NetworkPart NetworkPart::fromRows(
     const std::string& name) {
   const char* who = "kfield::NetworkPart::fromRows";
   checkDevices(who, n);
-  if (owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end) {
+  const bool valid = owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end;  // else refused below
+  if (valid) {
     if (std::int64_t(offsets.size()) != owned.size() + 1) {
       impl::invalidArgument(who, std::to_string(offsets.size()) + " offsets for the " + std::to_string(owned.size()) +
                                      " rows of devices [" + std::to_string(owned.begin) + ", " +
@@ -71,32 +72,31 @@ NetworkPart NetworkPart::fromRows(
     }
     checkRows(who, n, owned.begin, offsets, neighbors, lengths);
   }
-  const bool positioned = bool(positionsOf);
-  NetworkPart part = partFromRows(
-      who, n, owned, lengths.empty() ? PartPlaces::Neither : PartPlaces::Lengths,
-      [&](std::int64_t d, const auto& f) {
-        const auto r = std::size_t(d - owned.begin);
-        for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k) f(neighbors[k], lengths.empty() ? 0.0 : lengths[k]);
-      },
-      [](std::int64_t) { return std::make_pair(0.0, 0.0); }, name);
-  if (!positioned || owned.size() == 0) return part;
-  // Positions instead of lengths: the rows again, with the devices' places.
-  const std::vector<std::pair<double, double>> at = positionsOf(part.ids);
-  if (at.size() != part.ids.size()) {
-    impl::invalidArgument(who, std::to_string(at.size()) + " positions for " + std::to_string(part.ids.size()) + " devices");
+  const auto forRow = [&](std::int64_t d, const auto& f) {
+    const auto r = std::size_t(d - owned.begin);
+    for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k) f(neighbors[k], lengths.empty() ? 0.0 : lengths[k]);
+  };
+  if (!positionsOf || !valid || owned.size() == 0) {
+    return partFromRows(who, n, owned, lengths.empty() ? PartPlaces::Neither : PartPlaces::Lengths, forRow,
+                        [](std::int64_t) { return std::make_pair(0.0, 0.0); }, name);
+  }
+  // The part's devices (its own and the ghosts its rows hear), to ask their positions at once.
+  std::vector<std::int64_t> ids(neighbors.begin(), neighbors.end());
+  for (std::int64_t d = owned.begin; d < owned.end; ++d) ids.push_back(d);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  const std::vector<std::pair<double, double>> at = positionsOf(ids);
+  if (at.size() != ids.size()) {
+    impl::invalidArgument(who, std::to_string(at.size()) + " positions for " + std::to_string(ids.size()) + " devices");
   }
   for (std::size_t i = 0; i < at.size(); ++i) {
     if (!std::isfinite(at[i].first) || !std::isfinite(at[i].second)) {
-      impl::invalidArgument(who, "row " + std::to_string(part.ids[i]) + ": its position is not finite");
+      impl::invalidArgument(who, "row " + std::to_string(ids[i]) + ": its position is not finite");
     }
   }
   return partFromRows(
-      who, n, owned, PartPlaces::Positions,
-      [&](std::int64_t d, const auto& f) {
-        const auto r = std::size_t(d - owned.begin);
-        for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k) f(neighbors[k], 0.0);
-      },
-      [&](std::int64_t id) { return at[std::size_t(std::lower_bound(part.ids.begin(), part.ids.end(), id) - part.ids.begin())]; },
+      who, n, owned, PartPlaces::Positions, forRow,
+      [&](std::int64_t id) { return at[std::size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin())]; },
       name);
 }
 

@@ -99,7 +99,6 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
   return part;
 }
 
-
 }  // namespace kfield
 
 #endif

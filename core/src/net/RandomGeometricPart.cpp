@@ -24,7 +24,6 @@ struct DrawnPoints {
   std::int64_t n;
   std::uint64_t seed;
   double side;
-  DeviceOrder order;
 
   template <class F>  // f(drawn index, x, y), every point
   void forEach(F&& f) const {
@@ -82,11 +81,12 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   if (owned.begin < 0 || owned.end > n || owned.end <= owned.begin) {  // refused, or a part without devices
     return partFromRows(who, n, owned, PartPlaces::Positions, [](std::int64_t, const auto&) {}, noPosition, name);
   }
-  const DrawnPoints points{n, seed, std::sqrt(double(n)), order};
+  const DrawnPoints points{n, seed, std::sqrt(double(n))};
   const std::int64_t m = owned.size();
   const std::string what = "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) + ") of a " + name;
-  // Per owned device: its id twice (numbered, own), its 9 cells, its row's first entry.
-  checkNetworkBytes(who, what, impl::product({std::uint64_t(m), 16 + 16 + 9 * 8 + 8}));
+  // Per owned device: its id twice (numbered, own) and its row's first entry; the cells, the
+  // points near the part and the rows are checked once counted.
+  checkNetworkBytes(who, what, impl::product({std::uint64_t(m), 16 + 16 + 8}));
   // (drawn index, id) of the points this part numbers: the owned ones first.
   std::vector<std::pair<std::int64_t, std::int64_t>> ids;
   std::vector<std::int64_t> start;
@@ -113,14 +113,20 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
     const auto at = [&](double v) { return std::min(along - 1, std::int64_t(v * double(along) / points.side)); };
     return at(y) * along + at(x);
   };
+  const auto forCellsAround = [&](std::int64_t drawn, auto&& f) {  // f(cx, cy): its cell and the 8 around
+    const auto [x, y] = points.at(drawn);
+    const std::int64_t c = cellOf(x, y), cx = c % along, cy = c / along;
+    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(along - 1, cy + 1); ++ny) {
+      for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(along - 1, cx + 1); ++nx) f(nx, ny);
+    }
+  };
   // The owned points' cells and those around them ("near"), in the box of cells that holds them;
   // every point in a near cell, sorted by cell (counting sort: drawn order within a cell).
   std::int64_t x0 = along, x1 = -1, y0 = along, y1 = -1;
   for (const auto& [id, drawn] : own) {
-    const auto [x, y] = points.at(drawn);
-    const std::int64_t c = cellOf(x, y), cx = c % along, cy = c / along;
-    x0 = std::min(x0, std::max<std::int64_t>(0, cx - 1)), x1 = std::max(x1, std::min(along - 1, cx + 1));
-    y0 = std::min(y0, std::max<std::int64_t>(0, cy - 1)), y1 = std::max(y1, std::min(along - 1, cy + 1));
+    forCellsAround(drawn, [&](std::int64_t cx, std::int64_t cy) {
+      x0 = std::min(x0, cx), x1 = std::max(x1, cx), y0 = std::min(y0, cy), y1 = std::max(y1, cy);
+    });
   }
   const std::int64_t boxWidth = x1 - x0 + 1, boxCells = boxWidth * (y1 - y0 + 1);
   const auto boxOf = [&](std::int64_t c) {  // a cell's place in the box, or -1 outside it
@@ -132,15 +138,11 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   std::vector<char> near(std::size_t(boxCells), 0);
   std::uint64_t nearCells = 0;
   for (const auto& [id, drawn] : own) {
-    const auto [x, y] = points.at(drawn);
-    const std::int64_t c = cellOf(x, y), cx = c % along, cy = c / along;
-    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(along - 1, cy + 1); ++ny) {
-      for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(along - 1, cx + 1); ++nx) {
-        char& mark = near[std::size_t((ny - y0) * boxWidth + (nx - x0))];
-        nearCells += mark == 0;
-        mark = 1;
-      }
-    }
+    forCellsAround(drawn, [&](std::int64_t cx, std::int64_t cy) {
+      char& mark = near[std::size_t((cy - y0) * boxWidth + (cx - x0))];
+      nearCells += mark == 0;
+      mark = 1;
+    });
   }
   // Every point in a near cell, by cell (drawn order within one): counted, then placed; placed
   // in drawn order, each takes its id from `ids` (sorted by drawn index) in one merge.
@@ -175,16 +177,13 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   const double r2 = radius * radius;
   const auto forNeighbors = [&](std::int64_t drawn, auto&& f) {
     const auto [x, y] = points.at(drawn);
-    const std::int64_t c = cellOf(x, y), cx = c % along, cy = c / along;
-    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(along - 1, cy + 1); ++ny) {
-      for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(along - 1, cx + 1); ++nx) {
-        const auto b = std::size_t((ny - y0) * boxWidth + (nx - x0));  // inside the box: near
-        for (std::int64_t k = cellStart[b]; k < cellStart[b + 1]; ++k) {
-          const Candidate& q = candidates[std::size_t(k)];
-          if (q.drawn != drawn && withinRadius(x, y, q.x, q.y, r2)) f(k);
-        }
+    forCellsAround(drawn, [&](std::int64_t cx, std::int64_t cy) {
+      const auto b = std::size_t((cy - y0) * boxWidth + (cx - x0));  // inside the box: near
+      for (std::int64_t k = cellStart[b]; k < cellStart[b + 1]; ++k) {
+        const Candidate& q = candidates[std::size_t(k)];
+        if (q.drawn != drawn && withinRadius(x, y, q.x, q.y, r2)) f(k);
       }
-    }
+    });
   };
   std::int64_t entries = m;
   for (const auto& [id, drawn] : own) forNeighbors(drawn, [&](std::int64_t) { ++entries; });
@@ -223,10 +222,9 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
     const std::int64_t first = offsets[d] + d, last = offsets[d + 1] + d + 1;
     rows[first] = std::int32_t(own[d].first);
     for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
-      const std::int64_t id = candidates[std::size_t(heard[k])].id;
-      rows[first + 1 + (k - offsets[d])] = std::int32_t(id);
       const Candidate& q = candidates[std::size_t(heard[k])];
-      if (id < owned.begin || id >= owned.end) ghosts.emplace_back(id, q.x, q.y);
+      rows[first + 1 + (k - offsets[d])] = std::int32_t(q.id);
+      if (q.id < owned.begin || q.id >= owned.end) ghosts.emplace_back(q.id, q.x, q.y);
     }
     std::sort(rows.begin() + first, rows.begin() + last);
   }

@@ -26,7 +26,7 @@ struct ParameterDefault {
 };
 
 // What the programs read of their network: facts of the whole network. A part learns them from
-// the other parts (their facts' maxima, e.g. with MPI_Allreduce over the ranks).
+// the other parts: each fact is the maximum of the parts' (MPI_Allreduce with MPI_MAX).
 struct NetworkFacts {
   std::int64_t largestDegree = 0;  // neighbors besides the device itself
   double longestLength = 0;        // of an entry (0 when none has a length)
@@ -35,8 +35,6 @@ struct NetworkFacts {
   NetworkFacts(const Network& network);  // NOLINT(google-explicit-constructor): a network's own
   // The facts of rows [rows.begin, rows.end) (a part's owned rows: its share of the whole's).
   static NetworkFacts ofRows(const Network& network, IndexRange rows);
-  // The facts of two parts together.
-  static NetworkFacts merged(const NetworkFacts& a, const NetworkFacts& b);
 };
 
 struct LibraryProgram {
