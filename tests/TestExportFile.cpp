@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <kfield/Random.hpp>
+#include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
+#include <kfield/impl/Bits.hpp>
 #include <kfield/io/Export.hpp>
 #include <kfield/io/NetworkFile.hpp>
 #include <kfield/io/Restart.hpp>
@@ -73,6 +75,71 @@ TEST(ExportFile, TupleFieldsAreComponentBlocksOfDeviceRows) {
     EXPECT_EQ(components, 2);
     H5Aclose(attribute);
     H5Gclose(sim);
+  });
+}
+
+std::vector<double> readAll(hid_t file, const char* name, std::vector<hsize_t> expected) {
+  const hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+  EXPECT_GE(set, 0) << name;
+  const hid_t space = H5Dget_space(set);
+  std::vector<hsize_t> dims(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  EXPECT_EQ(dims, expected) << name;
+  hsize_t count = 1;
+  for (hsize_t d : dims) count *= d;
+  std::vector<double> values(count);
+  EXPECT_GE(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  H5Sclose(space);
+  H5Dclose(set);
+  return values;
+}
+
+// Moving devices on their own clocks: each snapshot keeps every device's clock and place, as
+// the simulation gives them; a snapshot without them is refused, naming the dataset, and
+// leaves the file as it was.
+TEST(ExportFile, SnapshotsKeepClocksAndPlaces) {
+  TempFolder dir;
+  const std::string path = dir / "moving.h5";
+  const Network net = Network::randomGeometric(60, 1.5, 3);
+  const TracedProgram program = trace(
+      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+  Motion motion;
+  motion.speed = 0.3;
+  motion.radius = 1.5;
+  BasicSimulation<Kokkos::DefaultHostExecutionSpace> sim(program, net, 2, Schedule{1.0, 0.5, 9}, motion);
+  sim.sensor("source").set(0, true);
+  io::SimulationExport out(path, net, "hops", 2, "output", 1, 1, {true, true});
+  std::vector<HostPlane> times;
+  std::vector<std::pair<std::vector<double>, std::vector<double>>> places;
+  for (int snapshot = 0; snapshot < 2; ++snapshot) {
+    sim.run(3);
+    times.push_back(sim.times());
+    places.push_back(sim.positions());
+    out.append(sim.rounds()[0], sim.output(), {times.back(), places.back()});
+  }
+  EXPECT_EQ(errorOf([&] { out.append(9, sim.output()); }),
+            "kfield::io::SimulationExport::append: /fields/time: times of 0 x 0, expected 60 "
+            "devices x 2 samples");
+  EXPECT_EQ(errorOf([&] { out.append(9, sim.output(), {sim.times(), {}}); }),
+            "kfield::io::SimulationExport::append: /fields/positions: positions of 0 x and 0 y "
+            "values, expected 60 devices each");
+  EXPECT_EQ(out.snapshots(), 2);
+  out.finish();
+  editFile(path, [&](hid_t f) {
+    const std::vector<double> time = readAll(f, "/fields/time", {2, 60, 2});
+    const std::vector<double> xy = readAll(f, "/fields/positions", {2, 60, 2});
+    for (std::size_t t = 0; t < 2; ++t) {
+      for (std::size_t d = 0; d < 60; ++d) {
+        for (std::size_t s = 0; s < 2; ++s) {
+          EXPECT_EQ(impl::bitsOf(time[(t * 60 + d) * 2 + s]), impl::bitsOf(times[t](d, s)));
+        }
+        EXPECT_EQ(xy[(t * 60 + d) * 2], places[t].first[d]);
+        EXPECT_EQ(xy[(t * 60 + d) * 2 + 1], places[t].second[d]);
+      }
+    }
+    EXPECT_NE(xy[0], xy[120]);  // they moved
+    EXPECT_GE(time[0], 2.0);    // the third period's firing
+    EXPECT_LT(time[0], 3.0);
   });
 }
 

@@ -375,5 +375,45 @@ TYPED_TEST(Scheduled, SynchronousRoundsReadTheRoundAsTheirTime) {
   }
 }
 
+// times(): each device's clock is the time its program read in its latest firing; a device
+// switched off has a clock that runs on (its output stays), and before its first firing none.
+TYPED_TEST(Scheduled, TimesAreWhatTheLatestFiringRead) {
+  const Network net = Network::randomGeometric(150, 1.5, 5);
+  const Schedule schedule{0.5, 0.35, 23};
+  const TracedProgram program = trace([](Program& p) { return p.time(); }, "clock");
+  BasicSimulation<TypeParam> sim(program, net, 3, schedule);
+  sim.run(std::vector<std::int64_t>{0, 1, 6});
+  sim.switchOn(7, 2, false);
+  sim.run(std::vector<std::int64_t>{0, 0, 3});
+  const HostPlane times = sim.times(), out = sim.output(), fired = sim.firings();
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    EXPECT_TRUE(std::isnan(times(d, 0))) << d;  // sample 0 ran nothing
+    for (std::int64_t s = 1; s < 3; ++s) {
+      const auto k = static_cast<std::int64_t>(fired(d, s));
+      ASSERT_GE(k, 1) << d << ", " << s;
+      EXPECT_EQ(impl::bitsOf(times(d, s)), impl::bitsOf(schedule.firingTime(k - 1, d, s))) << d;
+      if (d != 7 || s != 2) {
+        EXPECT_EQ(impl::bitsOf(times(d, s)), impl::bitsOf(out(d, s))) << d << ", " << s;
+      }
+    }
+  }
+  EXPECT_GT(times(7, 2), out(7, 2));  // switched off after 6 periods: its output is older
+  EXPECT_GE(out(7, 2), 2.5);
+  EXPECT_LT(out(7, 2), 3.0);
+}
+
+TYPED_TEST(Scheduled, SynchronousTimesAreTheLastRound) {
+  const TracedProgram program = trace([](Program& p) { return p.time(); }, "clock");
+  BasicSimulation<TypeParam> sim(program, Network::grid(3, 3), 2);
+  EXPECT_TRUE(std::isnan(sim.times()(0, 0)));
+  sim.run(std::vector<std::int64_t>{2, 5});
+  const HostPlane times = sim.times(), out = sim.output();
+  for (std::int64_t d = 0; d < 9; ++d) {
+    EXPECT_EQ(times(d, 0), 1.0);
+    EXPECT_EQ(times(d, 1), 4.0);
+    EXPECT_EQ(out(d, 1), 4.0);
+  }
+}
+
 }  // namespace
 }  // namespace kfield::test

@@ -210,6 +210,10 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
   const std::int64_t width = program.outputWidth, rows = width * n;
   HostPlane out("kfield::cli::field", static_cast<std::size_t>(rows),
                 static_cast<std::size_t>(o.samples));
+  // On a schedule, each device's clock; moving, where each device ends (the chunks share it).
+  HostPlane clocks("kfield::cli::times", o.schedule ? static_cast<std::size_t>(n) : 0,
+                   static_cast<std::size_t>(o.samples));
+  std::pair<std::vector<double>, std::vector<double>> places;
   std::int64_t resumedAt = 0, ran = 0;
   double deviceRounds = 0, seconds = 0;
   const int rank = o.rank;
@@ -263,13 +267,22 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
       };
       std::unique_ptr<io::SimulationExport> exported;  // one chunk, as for --resume; rank 0 writes
       if (!o.out.empty() && rank == 0) {
-        exported = std::make_unique<io::SimulationExport>(o.out, *net.whole, o.program, o.samples,
-                                                         "output", o.deflate, width);
+        exported = std::make_unique<io::SimulationExport>(
+            o.out, *net.whole, o.program, o.samples, "output", o.deflate, width,
+            io::SimulationExport::Contents{o.schedule.has_value(), o.motion.has_value()});
       }
+      auto clocksAndPlaces = [&] {  // distributed runs are synchronous on still networks
+        io::SimulationExport::Snapshot more;
+        if constexpr (kOneProcess) {
+          if (o.schedule) more.times = sim.times();
+          if (o.motion) more.positions = sim.positions();
+        }
+        return more;
+      };
       std::int64_t lastExported = -1;
       auto snapshot = [&](std::int64_t ranHere) {
         const HostPlane field = output();
-        if (exported) exported->append(roundsSoFar(), field);
+        if (exported) exported->append(roundsSoFar(), field, clocksAndPlaces());
         lastExported = ranHere;
       };
       const auto start = std::chrono::steady_clock::now();
@@ -315,6 +328,11 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
       for (std::int64_t r = 0; r < rows && rank == 0; ++r) {
         for (std::int64_t s = 0; s < count; ++s) out(r, first + s) = part(r, s);
       }
+      const io::SimulationExport::Snapshot more = clocksAndPlaces();
+      for (std::size_t d = 0; d < more.times.extent(0); ++d) {
+        for (std::int64_t s = 0; s < count; ++s) clocks(d, first + s) = more.times(d, s);
+      }
+      places = more.positions;
     };
 #if KFIELD_ENABLE_MPI
     if (o.ranks > 1) {
@@ -367,8 +385,10 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
     std::cout.precision(17);
     for (std::int64_t d = 0; d < n; ++d) {  // a tuple: its components side by side
       std::cout << d;
+      if (o.motion) std::cout << " " << places.first[d] << " " << places.second[d];
       for (std::int64_t s = 0; s < o.samples; ++s) {
         for (std::int64_t c = 0; c < width; ++c) std::cout << " " << out(c * n + d, s);
+        if (o.schedule) std::cout << " " << clocks(d, s);
       }
       std::cout << "\n";
     }
@@ -498,7 +518,7 @@ Command addRunCommand(CLI::App& app) {
   run->add_option("--samples", o->samples, "Samples run together (default 1)");
   run->add_option("--source", o->sources, "Source device(s); channel: source then destination");
   run->add_option("--radius", o->radius, "election: hops between leaders (default 2)");
-  run->add_flag("--print", o->print, "Write the final field, one 'device value...' line each (a value per sample; a tuple's components side by side)");
+  run->add_flag("--print", o->print, "Write the final field, one 'device value...' line each (a value per sample; a tuple's components side by side; with --async each sample's values then the device's time; with --move the device's x y before them)");
   run->add_option("--out", o->out,
                   "Write the network and the field of every sample to an HDF5 file (h5py reads it)");
   run->add_option("--every", o->every, "With --out: a snapshot every K rounds (default: the last)");

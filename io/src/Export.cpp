@@ -12,7 +12,7 @@ struct SimulationExport::Writer {
   explicit Writer(const std::string& path) : out(path, 1) {}
   impl::AtomicFile out;
   std::int64_t devices = 0, components = 1, samples = 0, snapshots = 0;
-  std::optional<impl::Dataset> field, rounds;
+  std::optional<impl::Dataset> field, rounds, time, positions;
   std::optional<Network> network;  // shares the caller's arrays
 };
 
@@ -42,7 +42,8 @@ void writeNetwork(const impl::Group& root, const Network& net) {
 
 SimulationExport::SimulationExport(const std::string& path, const Network& network,
                                    const std::string& program, std::int64_t samples,
-                                   const std::string& field, int deflate, std::int64_t components) {
+                                   const std::string& field, int deflate, std::int64_t components,
+                                   Contents contents) {
   if (deflate < 0 || deflate > 9) {
     throw FileError("kfield::io::SimulationExport", path,
                     "deflate level " + std::to_string(deflate) + " (must be 0 to 9)");
@@ -73,6 +74,11 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   impl::Storage snapshots{std::uint64_t(1) << 17, true, deflate, true};
   w.field.emplace(fields.create<double>(field, {0, n, b}, snapshots));
   w.rounds.emplace(sim.create<std::int64_t>("rounds", {0}, {4096, true, 0, true}));
+  const auto devices = static_cast<std::uint64_t>(network.devices());
+  if (contents.time) w.time.emplace(fields.create<double>("time", {0, devices, b}, snapshots));
+  if (contents.positions) {
+    w.positions.emplace(fields.create<double>("positions", {0, devices, 2}, snapshots));
+  }
   w.devices = network.devices();
   w.components = components;
   w.network = network;
@@ -83,8 +89,22 @@ SimulationExport::~SimulationExport() = default;
 
 std::int64_t SimulationExport::snapshots() const { return writer_->snapshots; }
 
-void SimulationExport::append(std::int64_t round, const HostPlane& field) {
+void SimulationExport::append(std::int64_t round, const HostPlane& field, const Snapshot& more) {
   Writer& w = *writer_;
+  // Every check before the first write: a refused snapshot leaves the file as it was.
+  const auto n = static_cast<std::size_t>(w.devices);
+  if (w.time && (more.times.extent(0) != n || std::int64_t(more.times.extent(1)) != w.samples)) {
+    throw FileError("kfield::io::SimulationExport::append", w.time->path(),
+                    "times of " + std::to_string(more.times.extent(0)) + " x " +
+                        std::to_string(more.times.extent(1)) + ", expected " +
+                        std::to_string(n) + " devices x " + std::to_string(w.samples) + " samples");
+  }
+  if (w.positions && (more.positions.first.size() != n || more.positions.second.size() != n)) {
+    throw FileError("kfield::io::SimulationExport::append", w.positions->path(),
+                    "positions of " + std::to_string(more.positions.first.size()) + " x and " +
+                        std::to_string(more.positions.second.size()) + " y values, expected " +
+                        std::to_string(n) + " devices each");
+  }
   if (std::int64_t(field.extent(0)) != w.components * w.devices ||
       std::int64_t(field.extent(1)) != w.samples) {
     const std::string rows = w.components == 1 ? std::to_string(w.devices) + " devices"
@@ -100,6 +120,16 @@ void SimulationExport::append(std::int64_t round, const HostPlane& field) {
   w.field->writeRows(field.data(), t, 1);
   w.rounds->extend(t + 1);
   w.rounds->writeRows(&round, t, 1);
+  if (w.time) {
+    w.time->extend(t + 1);
+    w.time->writeRows(more.times.data(), t, 1);
+  }
+  if (w.positions) {
+    std::vector<double> xy(2 * n);
+    for (std::size_t d = 0; d < n; ++d) xy[2 * d] = more.positions.first[d], xy[2 * d + 1] = more.positions.second[d];
+    w.positions->extend(t + 1);
+    w.positions->writeRows(xy.data(), t, 1);
+  }
   ++w.snapshots;
 }
 

@@ -49,11 +49,11 @@ std::shared_ptr<diff::CarryStore> spillStore(const std::string& folder) {
 
 struct SimulationExport::Writer {};
 SimulationExport::SimulationExport(const std::string& path, const Network&, const std::string&,
-                                   std::int64_t, const std::string&, int) {
+                                   std::int64_t, const std::string&, int, std::int64_t, Contents) {
   noHdf5("kfield::io::SimulationExport", path);
 }
 SimulationExport::~SimulationExport() = default;
-void SimulationExport::append(std::int64_t, const HostPlane&) {}
+void SimulationExport::append(std::int64_t, const HostPlane&, const Snapshot&) {}
 std::int64_t SimulationExport::snapshots() const { return 0; }
 void SimulationExport::restart(const TracedProgram&, const SimulationCarry&) {}
 void SimulationExport::finish() {}

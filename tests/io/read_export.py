@@ -29,6 +29,7 @@ with h5py.File(path, "r") as f:
     rounds = list(f["simulation/rounds"][:])
     assert rounds == expected_rounds, rounds
     out = f["fields/output"]
+    assert list(f["fields"]) == ["output"], list(f["fields"])  # synchronous, still: no clocks, no places
     assert out.shape == (len(rounds), n, samples), out.shape
     # kfield compresses the chunks itself: HDF5's own filters must decode them.
     assert out.fletcher32 and out.shuffle and out.compression == "gzip", out.compression

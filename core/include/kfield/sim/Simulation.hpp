@@ -122,6 +122,9 @@ class BasicSimulation {
   // How many times each device has fired, devices x samples: synchronous, the rounds; on a
   // Schedule, the firing slots it has passed (a switched-off device's silent ones included).
   HostPlane firings() const;
+  // Each device's clock, devices x samples: the time of its latest firing slot (a switched-off
+  // device's clock runs on), NaN before its first; synchronous rounds run at 0, 1, 2, ...
+  HostPlane times() const;
 
   // On a Schedule: switches a device off or on, in one sample or in all. A device switched off
   // runs nothing (its firings are silent: its state, exports and output stay as they were),
@@ -721,6 +724,20 @@ HostPlane BasicSimulation<ExecSpace>::firings() const {
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
   for (std::int64_t d = 0; d < devices_; ++d) {
     for (std::int64_t p = 0; p < samples_; ++p) result(d, sampleAt_[p]) = host(d, p);
+  }
+  return result;
+}
+
+template <class ExecSpace>
+HostPlane BasicSimulation<ExecSpace>::times() const {
+  HostPlane result = firings();
+  const Schedule lockstep;  // synchronous rounds: period 1, no jitter
+  const Schedule& s = schedule_ ? *schedule_ : lockstep;
+  for (std::int64_t d = 0; d < devices_; ++d) {
+    for (std::int64_t p = 0; p < samples_; ++p) {
+      const auto k = static_cast<std::int64_t>(result(d, p));
+      result(d, p) = k == 0 ? std::numeric_limits<double>::quiet_NaN() : s.firingTime(k - 1, d, p);
+    }
   }
   return result;
 }
