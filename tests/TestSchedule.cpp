@@ -168,10 +168,11 @@ Replay replay(const Network& net, const Schedule& schedule, std::int64_t sample,
 
 // `periods` periods in three runs, device sw.device switched off after the first and on after
 // the second (sw's times are those run boundaries, or infinite).
+// With one sample or several (whose devices fire in different steps).
 template <class Space>
 void expectReplay(const Network& net, const Schedule& schedule, std::int64_t periods,
-                  Switch sw = {}) {
-  const std::int64_t n = net.devices(), samples = 3;
+                  Switch sw = {}, std::int64_t samples = 3) {
+  const std::int64_t n = net.devices();
   const TracedProgram program = clockProgram();
   BasicSimulation<Space> sim(program, net, samples, schedule);
   for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(s * 11, s, true);
@@ -196,25 +197,31 @@ void expectReplay(const Network& net, const Schedule& schedule, std::int64_t per
 }
 
 TYPED_TEST(Scheduled, FiringsRunInTheOrderOfTheirTimes) {
-  expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 9);
-  expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{2.0, 2.0, 6}, 12);
-  // Jitter small against the period: a wave crosses many hops in one period.
-  expectReplay<TypeParam>(Network::grid(10, 10), Schedule{1.0, 0.05, 1}, 4);
+  for (std::int64_t samples : {3, 1}) {
+    expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 9, {}, samples);
+    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{2.0, 2.0, 6}, 12, {}, samples);
+    // Jitter small against the period: a wave crosses many hops in one period.
+    expectReplay<TypeParam>(Network::grid(10, 10), Schedule{1.0, 0.05, 1}, 4, {}, samples);
+  }
 }
 
 // Messages older than the retention are not heard: with ages spread over (0, 1.9), some are.
 TYPED_TEST(Scheduled, MessagesOlderThanTheRetentionAreNotHeard) {
-  expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5, 1.2}, 9);
-  expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 1.0, 2, 0.7}, 9);
+  for (std::int64_t samples : {3, 1}) {
+    expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5, 1.2}, 9, {}, samples);
+    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 1.0, 2, 0.7}, 9, {}, samples);
+  }
 }
 
 // A device switched off is silent and unheard; switched on, it starts again as a new device.
 TYPED_TEST(Scheduled, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
-  Switch sw;
-  sw.device = 23;  // a neighbor of sample 2's source, 22
-  expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 12, sw);
-  sw.device = 11;  // sample 1's source
-  expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 0.6, 2, 1.5}, 9, sw);
+  for (std::int64_t samples : {3, 1}) {
+    Switch sw;
+    sw.device = samples == 1 ? 1 : 23;  // a neighbor of the last sample's source (0 or 22)
+    expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 12, sw, samples);
+    sw.device = samples == 1 ? 0 : 11;  // the source of the last sample
+    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 0.6, 2, 1.5}, 9, sw, samples);
+  }
 }
 
 // Self-healing: when one of two sources fails, the hop gradient rises to the other's hops.
@@ -251,6 +258,23 @@ TYPED_TEST(Scheduled, DevicesFiringAtTheSameTimeFireTogether) {
   sim.run(1);
   EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 0.0}));
   EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0}));
+}
+
+// A tie met after other steps: on the path 0 - 1 - 2 - 3 with first firings at 0.5, 0.5, 0.2
+// and 0.1, devices 3 then 2 fire alone; then 1 may fire, tied with 0: both fire, at 0.5, and
+// neither hears the other.
+TYPED_TEST(Scheduled, DevicesTiedAfterStepsByListsFireTogether) {
+  const Network path = Network::grid(4, 1);
+  const TracedProgram program = trace(
+      [](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
+  BasicSimulation<TypeParam> sim(program, path, 1, Schedule{1.0, 0.5, 4});
+  SimulationCarry carry = sim.carry();
+  const double next[4] = {0.5, 0.5, 0.2, 0.1};
+  for (std::int64_t d = 0; d < 4; ++d) carry.states(4 + d, 0) = next[d];
+  sim.restore(carry);
+  sim.run(1);
+  EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 1.0, 0.0}));
+  EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0, 1.0}));
 }
 
 TYPED_TEST(Scheduled, HopGradientsConvergeToBreadthFirstHops) {

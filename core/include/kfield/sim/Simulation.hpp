@@ -244,6 +244,7 @@ class BasicSimulation {
   Kokkos::View<int, Memory> clockTied_;
   Kokkos::View<std::int64_t*, Memory> sampleOfPosition() const;
   void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
+  bool everyoneHeard_ = false;  // this step, on a lockstep schedule (runAsynchronous)
   // A moving simulation's devices and neighborhoods; after each round (period), moves them and,
   // when due, rebuilds the neighborhoods and moves exchanges' edge planes onto them.
   std::optional<impl::Mobility<ExecSpace>> mobility_;
@@ -494,6 +495,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     k.clockRow = static_cast<std::int64_t>(program_.states.size()) * devices_;
     k.firing = firing_;
     k.retain = schedule_->retain;
+    k.everyoneHeard = everyoneHeard_;
   }
   if (overflow_.extent(0) > 0) {
     Kokkos::deep_copy(space_, overflow_, std::numeric_limits<std::int64_t>::max());
@@ -679,13 +681,29 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
   }
   const auto horizon = Kokkos::create_mirror_view_and_copy(Memory(), horizonHost);
   const auto sampleOf = sampleOfPosition();
+  // A lockstep schedule: once every device is on and has fired, every firing hears all its
+  // neighbors (their messages are one period old, well within 2 periods), and stays so for
+  // this call; folds then need not read the clocks.
+  const bool lockstep = schedule_->jitter == 0.0 && schedule_->retain >= 2.0 * schedule_->period;
+  bool someOff = false;
+  everyoneHeard_ = false;
   for (;;) {
     const impl::Clock<ExecSpace> c = clock();
-    if (c.mark(space_, firing_, horizon, live, clockTied_) == 0) break;
+    if (lockstep && !everyoneHeard_ && !someOff) {
+      const auto [off, silent] = c.unheard(space_, live);
+      someOff = off > 0;
+      everyoneHeard_ = off == 0 && silent == 0;
+    }
+    // Lockstep: the mark moves the last step's firings on; the last mark, which finds none to
+    // fire, moves the last ones.
+    if (c.mark(space_, firing_, horizon, live, clockTied_, sampleOf) == 0) break;
     round(live, false);
-    clock().advance(space_, firing_, sampleOf, live);
+    if (schedule_->jitter != 0.0 || overflow_.extent(0) > 0) {  // a spawn's overflow throws
+      clock().advance(space_, firing_, sampleOf, live);
+    }
     if (overflow_.extent(0) > 0) checkOverflow(live);
   }
+  everyoneHeard_ = false;
   for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
 }
 

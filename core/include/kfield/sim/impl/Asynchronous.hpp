@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 namespace kfield::impl {
 
@@ -99,9 +100,12 @@ struct Clock {
   // Marks the devices of the first `live` positions that fire in the next step; returns how
   // many (device, sample) firings that is. horizon(p): position p fires only before it.
   // `tied`: a flag in the space's memory.
+  // Lockstep schedules (no jitter) first move the devices marked last step on (as advance
+  // does; `sampleOf` as there), in the same pass.
   std::int64_t mark(ExecSpace space, const Firing& firing,
                     const Kokkos::View<const double*, Memory>& horizon, std::int64_t live,
-                    const Kokkos::View<int, Memory>& tied) const {
+                    const Kokkos::View<int, Memory>& tied,
+                    const Kokkos::View<const std::int64_t*, Memory>& sampleOf) const {
     const Clock c = *this;
     // Devices in parallel, each over its sample positions (contiguous in the clock's rows).
     Kokkos::RangePolicy<ExecSpace> pairs(space, 0, devices);
@@ -111,6 +115,7 @@ struct Clock {
           "kfield::sim::clock_mark_lockstep", pairs,
           KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
             for (std::int64_t p = 0; p < live; ++p) {
+              if (firing(d, p) != 0) c.moveOn(d, p, firing(d, p), sampleOf(p));
               const std::uint8_t f = c.next(d, p) < horizon(p) ? c.turn(d, p) : 0;
               firing(d, p) = f;
               n += f != 0;
@@ -186,7 +191,35 @@ struct Clock {
     return fired;
   }
 
-  // The devices that fired move on to their next firing.
+  // Over the first `live` positions: the devices switched off (first) and those on that have
+  // not fired since (second).
+  std::pair<std::int64_t, std::int64_t> unheard(ExecSpace space, std::int64_t live) const {
+    const Clock c = *this;
+    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>> pairs(space, {0, 0}, {devices, live});
+    std::int64_t off = 0, silent = 0;
+    Kokkos::parallel_reduce(
+        "kfield::sim::clock_off", pairs,
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) { n += c.on(d, p) == 0.0; }, off);
+    Kokkos::parallel_reduce(
+        "kfield::sim::clock_silent", pairs,
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) {
+          n += c.last(d, p) != c.last(d, p);  // NaN: not fired
+        },
+        silent);
+    return {off, silent - off};
+  }
+
+  // A device that fired (f: kFires, or kSilent) moves on to its next firing; `sample`: its
+  // sample.
+  KOKKOS_INLINE_FUNCTION void moveOn(std::int64_t d, std::int64_t p, std::uint8_t f,
+                                     std::int64_t sample) const {
+    const double k = count(d, p) + 1.0;
+    count(d, p) = k;
+    if (f == kFires) last(d, p) = next(d, p);
+    next(d, p) = schedule.firingTime(static_cast<std::int64_t>(k), d, sample);
+  }
+
+  // The devices that fired move on to their next firing, and are marked as not firing.
   void advance(ExecSpace space, const Firing& firing,
                const Kokkos::View<const std::int64_t*, Memory>& sampleOf, std::int64_t live) const {
     const Clock c = *this;
@@ -195,10 +228,8 @@ struct Clock {
         KOKKOS_LAMBDA(std::int64_t d) {
           for (std::int64_t p = 0; p < live; ++p) {
             if (firing(d, p) == 0) continue;
-            const double k = c.count(d, p) + 1.0;
-            c.count(d, p) = k;
-            if (firing(d, p) == kFires) c.last(d, p) = c.next(d, p);
-            c.next(d, p) = c.schedule.firingTime(static_cast<std::int64_t>(k), d, sampleOf(p));
+            c.moveOn(d, p, firing(d, p), sampleOf(p));
+            firing(d, p) = 0;
           }
         });
   }
