@@ -263,7 +263,7 @@ TYPED_TEST(Scheduled, DevicesFiringAtTheSameTimeFireTogether) {
 // A tie met after other steps: on the path 0 - 1 - 2 - 3 with first firings at 0.5, 0.5, 0.2
 // and 0.1, devices 3 then 2 fire alone; then 1 may fire, tied with 0: both fire, at 0.5, and
 // neither hears the other.
-TYPED_TEST(Scheduled, DevicesTiedAfterStepsByListsFireTogether) {
+TYPED_TEST(Scheduled, DevicesTiedAfterOtherStepsFireTogether) {
   const Network path = Network::grid(4, 1);
   const TracedProgram program = trace(
       [](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
