@@ -221,6 +221,10 @@ TYPED_TEST(Scheduled, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
     expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 12, sw, samples);
     sw.device = samples == 1 ? 0 : 11;  // the source of the last sample
     expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 0.6, 2, 1.5}, 9, sw, samples);
+    // Lockstep: every device has fired before the switch, and its neighbors must stop hearing
+    // it all the same.
+    sw.device = samples == 1 ? 1 : 23;
+    expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.0, 5}, 12, sw, samples);
   }
 }
 
@@ -304,6 +308,26 @@ TYPED_TEST(Scheduled, RestoringTheCarryContinuesBitForBit) {
     expectSameBits(whole.output(), second.output(), name);
     expectSameBits(whole.firings(), second.firings(), name);
   }
+}
+
+// A lockstep carry with a device off, restored into a simulation whose devices all hear each
+// other: the restored one stops hearing the device, as the carry's simulation did.
+TYPED_TEST(Scheduled, RestoringALockstepCarryWithADeviceOff) {
+  const Network net = Network::grid(9, 7);
+  const Schedule schedule{1.0, 0.0, 3};
+  const TracedProgram program = clockProgram();
+  BasicSimulation<TypeParam> from(program, net, 1, schedule), into(program, net, 1, schedule);
+  for (auto* sim : {&from, &into}) sim->sensor("source").set(0, 0, true);
+  from.run(2);
+  from.switchOn(10, false);
+  from.run(1);
+  into.run(3);
+  into.restore(from.carry());
+  from.run(4);
+  into.run(4);
+  expectSameBits(from.output(), into.output(), "lockstep carry");
+  const std::int64_t n = net.devices();
+  EXPECT_EQ(into.output()(4 * n + 11, 0), 3.0);  // device 11 hears 2, 12 and 20, not 10
 }
 
 // A spawn's bound on a schedule: the error names the firing's time, and the step is complete

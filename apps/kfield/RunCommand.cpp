@@ -210,8 +210,9 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
   const std::int64_t width = program.outputWidth, rows = width * n;
   HostPlane out("kfield::cli::field", static_cast<std::size_t>(rows),
                 static_cast<std::size_t>(o.samples));
-  // On a schedule, each device's clock; moving, where each device ends (the chunks share it).
-  HostPlane clocks("kfield::cli::times", o.schedule ? static_cast<std::size_t>(n) : 0,
+  // Printed: on a schedule, each device's clock; moving, where each device ends (the chunks
+  // share it).
+  HostPlane clocks("kfield::cli::times", o.schedule && o.print ? static_cast<std::size_t>(n) : 0,
                    static_cast<std::size_t>(o.samples));
   std::pair<std::vector<double>, std::vector<double>> places;
   std::int64_t resumedAt = 0, ran = 0;
@@ -328,11 +329,13 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
       for (std::int64_t r = 0; r < rows && rank == 0; ++r) {
         for (std::int64_t s = 0; s < count; ++s) out(r, first + s) = part(r, s);
       }
-      const io::SimulationExport::Snapshot more = clocksAndPlaces();
-      for (std::size_t d = 0; d < more.times.extent(0); ++d) {
-        for (std::int64_t s = 0; s < count; ++s) clocks(d, first + s) = more.times(d, s);
+      if (o.print) {
+        const io::SimulationExport::Snapshot more = clocksAndPlaces();
+        for (std::size_t d = 0; d < more.times.extent(0); ++d) {
+          for (std::int64_t s = 0; s < count; ++s) clocks(d, first + s) = more.times(d, s);
+        }
+        places = more.positions;
       }
-      places = more.positions;
     };
 #if KFIELD_ENABLE_MPI
     if (o.ranks > 1) {

@@ -9,7 +9,9 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace kfield::cli {
@@ -72,26 +74,31 @@ int main(int argc, char* argv[]) {
     return kExitUsage;
   }
 
+  // The runtime outlives the handlers below: rank 0 writes its error before any rank stops
+  // MPI, so mpiexec cannot end the job (or print its own lines) before the error is out.
+  std::optional<kfield::Runtime> runtime;
+  // One write per message: under mpiexec, lines from other processes can land between writes.
+  const auto report = [](const std::string& line) { std::cerr << ("kfield: " + line + "\n"); };
   try {
     const int pus = threads > 0 ? kfield::readTopology().pus : 0;
     if (pus > 0 && threads > pus) {
       throw UserError("--threads " + std::to_string(threads) + " is more than this machine's " +
                       std::to_string(pus) + " processing units");
     }
-    kfield::Runtime runtime(kfield::RuntimeOptions{threads});
+    runtime.emplace(kfield::RuntimeOptions{threads});
     // Under mpirun every rank runs the command; rank 0 alone speaks (its errors are every
     // rank's: they all check the same options).
-    world = {runtime.rank(), runtime.ranks()};
-    if (runtime.rank() != 0) {
+    world = {runtime->rank(), runtime->ranks()};
+    if (runtime->rank() != 0) {
       std::cout.rdbuf(nullptr);
       std::cerr.rdbuf(nullptr);
     }
     return chosen->run();
   } catch (const UserError& e) {
-    std::cerr << "kfield: " << e.what() << "\n";
+    report(e.what());
     return kExitUsage;
   } catch (const std::exception& e) {
-    std::cerr << "kfield: internal error: " << e.what() << "\n";
+    report(std::string("internal error: ") + e.what());
     return kExitInternal;
   }
 }

@@ -245,6 +245,9 @@ class BasicSimulation {
   Kokkos::View<std::int64_t*, Memory> sampleOfPosition() const;
   void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
   bool everyoneHeard_ = false;  // this step, on a lockstep schedule (runAsynchronous)
+  // Every device of every sample is on and has fired: on a lockstep schedule it stays so from
+  // call to call, until a device is switched or a carry restored.
+  bool allHeard_ = false;
   // A moving simulation's devices and neighborhoods; after each round (period), moves them and,
   // when due, rebuilds the neighborhoods and moves exchanges' edge planes onto them.
   std::optional<impl::Mobility<ExecSpace>> mobility_;
@@ -682,17 +685,19 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
   const auto horizon = Kokkos::create_mirror_view_and_copy(Memory(), horizonHost);
   const auto sampleOf = sampleOfPosition();
   // A lockstep schedule: once every device is on and has fired, every firing hears all its
-  // neighbors (their messages are one period old, well within 2 periods), and stays so for
-  // this call; folds then need not read the clocks.
+  // neighbors (their messages are one period old, well within 2 periods), and stays so until
+  // a device is switched; folds then need not read the clocks. Checked until it holds: for
+  // this call over the live samples, and for later calls too once over all of them.
   const bool lockstep = schedule_->jitter == 0.0 && schedule_->retain >= 2.0 * schedule_->period;
   bool someOff = false;
-  everyoneHeard_ = false;
+  everyoneHeard_ = lockstep && allHeard_;
   for (;;) {
     const impl::Clock<ExecSpace> c = clock();
     if (lockstep && !everyoneHeard_ && !someOff) {
       const auto [off, silent] = c.unheard(space_, live);
       someOff = off > 0;
       everyoneHeard_ = off == 0 && silent == 0;
+      allHeard_ = everyoneHeard_ && live == samples_;
     }
     // Lockstep: the mark moves the last step's firings on; the last mark, which finds none to
     // fire, moves the last ones.
@@ -723,6 +728,7 @@ void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t samp
   };
   auto isOn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell(3));
   if ((isOn() != 0.0) == on) return;
+  allHeard_ = false;
   Kokkos::deep_copy(cell(3), on ? 1.0 : 0.0);
   // Heard by no one, and its own kept values forgotten, until it fires again.
   if (!on) Kokkos::deep_copy(cell(2), std::numeric_limits<double>::quiet_NaN());
@@ -831,6 +837,7 @@ SimulationCarry BasicSimulation<ExecSpace>::carry() const {
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
+  allHeard_ = false;  // the carry's clocks may have devices off or not yet fired
   auto check = [&](const HostPlane& from, const Plane<Memory>& to, const char* what) {
     if (from.extent(0) != to.extent(0) || from.extent(1) != to.extent(1)) {
       impl::invalidArgument(kWho, std::string("restore: the carry's ") + what + " are " +
