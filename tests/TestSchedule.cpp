@@ -53,7 +53,9 @@ TYPED_TEST(Scheduled, OnePeriodWithoutJitterGivesTheBitsOfSynchronousRounds) {
   for (const Network& net : {Network::grid(7, 6), Network::randomGeometric(150, 1.6, 4)}) {
     for (const lib::LibraryProgram& entry : lib::programs()) {
       const TracedProgram program = entry.build(net, {});
-      const std::vector<std::vector<std::int64_t>> runs = {{3, 5, 0}, {4, 1, 6}};
+      // The third and fourth runs start with every device heard (lockstep steps keep the
+      // clock per sample), with samples of different lengths.
+      const std::vector<std::vector<std::int64_t>> runs = {{3, 5, 0}, {4, 1, 6}, {2, 5, 3}, {1, 0, 2}};
       expectSameBits(synchronousOutput<TypeParam>(program, net, 3, runs, nullptr),
                      synchronousOutput<TypeParam>(program, net, 3, runs, &lockstep), entry.name);
     }
@@ -167,17 +169,19 @@ Replay replay(const Network& net, const Schedule& schedule, std::int64_t sample,
 }
 
 // `periods` periods in three runs, device sw.device switched off after the first and on after
-// the second (sw's times are those run boundaries, or infinite).
+// the second (sw's times are those run boundaries, or infinite); the first run in two when
+// `split` (the second of them, on a lockstep schedule, with every device heard).
 // With one sample or several (whose devices fire in different steps).
 template <class Space>
 void expectReplay(const Network& net, const Schedule& schedule, std::int64_t periods,
-                  Switch sw = {}, std::int64_t samples = 3) {
+                  Switch sw = {}, std::int64_t samples = 3, bool split = false) {
   const std::int64_t n = net.devices();
   const TracedProgram program = clockProgram();
   BasicSimulation<Space> sim(program, net, samples, schedule);
   for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(s * 11, s, true);
   const std::int64_t a = periods / 3, b = 2 * periods / 3;
-  sim.run(a);
+  if (split) sim.run(a / 2);
+  sim.run(split ? a - a / 2 : a);
   if (sw.device >= 0) sim.switchOn(sw.device, false), sw.offAt = double(a) * schedule.period;
   sim.run(b - a);
   if (sw.device >= 0) sim.switchOn(sw.device, true), sw.onAt = double(b) * schedule.period;
@@ -202,6 +206,8 @@ TYPED_TEST(Scheduled, FiringsRunInTheOrderOfTheirTimes) {
     expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{2.0, 2.0, 6}, 12, {}, samples);
     // Jitter small against the period: a wave crosses many hops in one period.
     expectReplay<TypeParam>(Network::grid(10, 10), Schedule{1.0, 0.05, 1}, 4, {}, samples);
+    // Lockstep: from the second run on, every device has fired and hears all its neighbors.
+    expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.0, 5}, 9, {}, samples);
   }
 }
 
@@ -222,9 +228,11 @@ TYPED_TEST(Scheduled, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
     sw.device = samples == 1 ? 0 : 11;  // the source of the last sample
     expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 0.6, 2, 1.5}, 9, sw, samples);
     // Lockstep: every device has fired before the switch, and its neighbors must stop hearing
-    // it all the same.
+    // it all the same; split, the run before the switch keeps the clock per sample.
     sw.device = samples == 1 ? 1 : 23;
-    expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.0, 5}, 12, sw, samples);
+    for (bool split : {false, true}) {
+      expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.0, 5}, 12, sw, samples, split);
+    }
   }
 }
 
@@ -293,20 +301,24 @@ TYPED_TEST(Scheduled, HopGradientsConvergeToBreadthFirstHops) {
   }
 }
 
+// Jittered, and lockstep (where the restored simulation's steps, every device heard from the
+// first, keep the clock per sample, and the whole's do not).
 TYPED_TEST(Scheduled, RestoringTheCarryContinuesBitForBit) {
   const Network net = Network::randomGeometric(200, 1.6, 5);
-  const Schedule schedule{1.0, 0.8, 21};
-  for (const char* name : {"collect-sum", "collect-weighted", "election"}) {
-    const TracedProgram program = lib::findProgram(name)->build(net, {});
-    BasicSimulation<TypeParam> whole(program, net, 2, schedule), first(program, net, 2, schedule),
-        second(program, net, 2, schedule);
-    for (auto* sim : {&whole, &first, &second}) setInputs(*sim, program, net.devices(), 2);
-    whole.run(std::vector<std::int64_t>{9, 6});
-    first.run(std::vector<std::int64_t>{4, 2});
-    second.restore(first.carry());
-    second.run(std::vector<std::int64_t>{5, 4});
-    expectSameBits(whole.output(), second.output(), name);
-    expectSameBits(whole.firings(), second.firings(), name);
+  for (const Schedule& schedule : {Schedule{1.0, 0.8, 21}, Schedule{1.0, 0.0, 21}}) {
+    for (const char* name : {"collect-sum", "collect-weighted", "election"}) {
+      const TracedProgram program = lib::findProgram(name)->build(net, {});
+      BasicSimulation<TypeParam> whole(program, net, 2, schedule), first(program, net, 2, schedule),
+          second(program, net, 2, schedule);
+      for (auto* sim : {&whole, &first, &second}) setInputs(*sim, program, net.devices(), 2);
+      whole.run(std::vector<std::int64_t>{9, 6});
+      first.run(std::vector<std::int64_t>{4, 2});
+      second.restore(first.carry());
+      second.run(std::vector<std::int64_t>{5, 4});
+      expectSameBits(whole.output(), second.output(), name);
+      expectSameBits(whole.firings(), second.firings(), name);
+      expectSameBits(whole.times(), second.times(), name);
+    }
   }
 }
 

@@ -245,6 +245,11 @@ class BasicSimulation {
   Kokkos::View<std::int64_t*, Memory> sampleOfPosition() const;
   void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
   bool everyoneHeard_ = false;  // this step, on a lockstep schedule (runAsynchronous)
+  bool everyoneFires_ = false;  // and every device of the live samples fires in it
+  // Lockstep steps where every device fires, their clock per sample (RoundKernel::sampleClock).
+  void runLockstep(std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon);
+  Kokkos::View<double*, Memory> sampleClock_;
+  Kokkos::View<const double*, Memory> stepClock_;  // this step's, when not empty
   // Every device of every sample is on and has fired: on a lockstep schedule it stays so from
   // call to call, until a device is switched or a carry restored.
   bool allHeard_ = false;
@@ -499,6 +504,8 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     k.firing = firing_;
     k.retain = schedule_->retain;
     k.everyoneHeard = everyoneHeard_;
+    k.everyoneFires = everyoneFires_;
+    k.sampleClock = stepClock_;
   }
   if (overflow_.extent(0) > 0) {
     Kokkos::deep_copy(space_, overflow_, std::numeric_limits<std::int64_t>::max());
@@ -691,25 +698,86 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
   const bool lockstep = schedule_->jitter == 0.0 && schedule_->retain >= 2.0 * schedule_->period;
   bool someOff = false;
   everyoneHeard_ = lockstep && allHeard_;
+  auto checkHeard = [&] {
+    if (!lockstep || everyoneHeard_ || someOff) return;
+    const auto [off, silent] = clock().unheard(space_, live);
+    someOff = off > 0;
+    everyoneHeard_ = off == 0 && silent == 0;
+    allHeard_ = everyoneHeard_ && live == samples_;
+  };
+  checkHeard();
+  // From the first step on, all hear all (no step has marked anything yet).
+  if (everyoneHeard_ && overflow_.extent(0) == 0) {
+    runLockstep(live, horizonHost);
+    everyoneHeard_ = everyoneFires_ = false;
+    for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
+    return;
+  }
   for (;;) {
     const impl::Clock<ExecSpace> c = clock();
-    if (lockstep && !everyoneHeard_ && !someOff) {
-      const auto [off, silent] = c.unheard(space_, live);
-      someOff = off > 0;
-      everyoneHeard_ = off == 0 && silent == 0;
-      allHeard_ = everyoneHeard_ && live == samples_;
-    }
+    checkHeard();
     // Lockstep: the mark moves the last step's firings on; the last mark, which finds none to
     // fire, moves the last ones.
-    if (c.mark(space_, firing_, horizon, live, clockTied_, sampleOf) == 0) break;
+    const std::int64_t marked = c.mark(space_, firing_, horizon, live, clockTied_);
+    if (marked == 0) break;
+    everyoneFires_ = everyoneHeard_ && marked == devices_ * live;
     round(live, false);
     if (schedule_->jitter != 0.0 || overflow_.extent(0) > 0) {  // a spawn's overflow throws
       clock().advance(space_, firing_, sampleOf, live);
     }
     if (overflow_.extent(0) > 0) checkOverflow(live);
   }
-  everyoneHeard_ = false;
+  everyoneHeard_ = everyoneFires_ = false;
   for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
+}
+
+// Every device on and heard, no jitter: the devices of a sample all fire at count * period
+// (Clock::mark's lockstep case), so its steps keep the count per sample and write the devices'
+// clock rows once, after the last; no step marks or reads them. The samples are in order,
+// longest first, and those that still fire are the first.
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::runLockstep(std::int64_t live,
+                                             const Kokkos::View<const double*, Kokkos::HostSpace>& horizon) {
+  const impl::Clock<ExecSpace> c = clock();
+  const double period = schedule_->period;
+  // Every device of a sample has passed as many firings as its first one.
+  const auto counts = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(planes_.states, static_cast<std::size_t>(c.row),
+                                           std::make_pair(std::size_t(0), std::size_t(live))));
+  std::vector<double> count(counts.data(), counts.data() + live);
+  if (sampleClock_.extent(0) < static_cast<std::size_t>(2 * live)) {
+    sampleClock_ = Kokkos::View<double*, Memory>("kfield::sim::sample_clock", 2 * live);
+  }
+  auto clockHost = Kokkos::create_mirror_view(sampleClock_);
+  for (;;) {
+    std::int64_t firing = 0;
+    while (firing < live && count[firing] * period < horizon(firing)) ++firing;
+    if (firing == 0) break;
+    for (std::int64_t p = 0; p < firing; ++p) {
+      clockHost(p) = count[p] * period;                    // firingTime(count)
+      clockHost(firing + p) = (count[p] - 1.0) * period;  // the last firing's
+    }
+    Kokkos::deep_copy(sampleClock_, clockHost);
+    stepClock_ = Kokkos::subview(sampleClock_, std::make_pair(std::int64_t(0), 2 * firing));
+    everyoneFires_ = true;
+    bool ends = false;  // the output only where a sample ends, as in synchronous rounds
+    for (std::int64_t p = 0; p < firing; ++p) ends = ends || !((count[p] + 1.0) * period < horizon(p));
+    round(firing, false, ends);
+    for (std::int64_t p = 0; p < firing; ++p) count[p] += 1.0;
+  }
+  stepClock_ = Kokkos::View<const double*, Memory>();
+  for (std::int64_t p = 0; p < live; ++p) clockHost(p) = count[p];
+  Kokkos::deep_copy(sampleClock_, clockHost);
+  const auto perSample = sampleClock_;
+  Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>> pairs(space_, {0, 0}, {devices_, live});
+  Kokkos::parallel_for(
+      "kfield::sim::clock_lockstep", pairs,
+      KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
+        const double k = perSample(p);
+        c.count(d, p) = k;
+        c.next(d, p) = k * period;
+        c.last(d, p) = (k - 1.0) * period;
+      });
 }
 
 template <class ExecSpace>

@@ -101,25 +101,40 @@ struct Clock {
   // many (device, sample) firings that is. horizon(p): position p fires only before it.
   // `tied`: a flag in the space's memory.
   // Lockstep schedules (no jitter) first move the devices marked last step on (as advance
-  // does; `sampleOf` as there), in the same pass.
+  // does), in the same pass.
   std::int64_t mark(ExecSpace space, const Firing& firing,
                     const Kokkos::View<const double*, Memory>& horizon, std::int64_t live,
-                    const Kokkos::View<int, Memory>& tied,
-                    const Kokkos::View<const std::int64_t*, Memory>& sampleOf) const {
+                    const Kokkos::View<int, Memory>& tied) const {
     const Clock c = *this;
     // Devices in parallel, each over its sample positions (contiguous in the clock's rows).
     Kokkos::RangePolicy<ExecSpace> pairs(space, 0, devices);
     std::int64_t fired = 0;
     if (schedule.jitter == 0.0) {  // all of a sample's devices fire at k * period together
+      // moveOn and turn, a loop each (the compiler vectorizes each, not one loop of them all).
+      // On a lockstep schedule a device's next firing is always count * period
+      // (firingTime(count), the same bits), whether it moved on or not.
+      const double period = schedule.period;
+      const std::int64_t ss = static_cast<std::int64_t>(states.stride(0));
+      const std::int64_t fs = static_cast<std::int64_t>(firing.stride(0));
       Kokkos::parallel_reduce(
           "kfield::sim::clock_mark_lockstep", pairs,
           KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
+            double* KOKKOS_RESTRICT count = &c.count(d, 0);
+            double* KOKKOS_RESTRICT next = count + c.devices * ss;
+            double* KOKKOS_RESTRICT last = next + c.devices * ss;
+            const double* KOKKOS_RESTRICT on = last + c.devices * ss;
+            const double* KOKKOS_RESTRICT until = horizon.data();
+            std::uint8_t* KOKKOS_RESTRICT flags = firing.data() + d * fs;
+            for (std::int64_t p = 0; p < live; ++p) last[p] = flags[p] == kFires ? next[p] : last[p];
+            for (std::int64_t p = 0; p < live; ++p) count[p] += flags[p] != 0 ? 1.0 : 0.0;
+            for (std::int64_t p = 0; p < live; ++p) next[p] = count[p] * period;
+            for (std::int64_t p = 0; p < live; ++p) flags[p] = next[p] < until[p] ? kFires : 0;
             for (std::int64_t p = 0; p < live; ++p) {
-              if (firing(d, p) != 0) c.moveOn(d, p, firing(d, p), sampleOf(p));
-              const std::uint8_t f = c.next(d, p) < horizon(p) ? c.turn(d, p) : 0;
-              firing(d, p) = f;
-              n += f != 0;
+              flags[p] = static_cast<std::uint8_t>(on[p] != 0.0 ? flags[p] : kSilent * flags[p]);
             }
+            std::int64_t m = 0;
+            for (std::int64_t p = 0; p < live; ++p) m += flags[p] != 0;
+            n += m;
           },
           fired);
       return fired;

@@ -103,13 +103,20 @@ struct RoundKernel {
   // Under a Schedule: every device hears every neighbor this step (all fire together, all
   // are on and have fired, no message is too old), so no clock need be read to know it.
   bool everyoneHeard = false;
+  // Under a Schedule, with everyoneHeard: every device of the live samples fires this step,
+  // as in a synchronous round.
+  bool everyoneFires = false;
+  // With everyoneFires, when not empty: the clock of a lockstep step, which the devices' clock
+  // rows do not hold (the simulation keeps it per sample): entry s the live sample's firing
+  // time, entry live + s its devices' last one.
+  Kokkos::View<const double*, Memory> sampleClock;
   KOKKOS_INLINE_FUNCTION bool fires(std::int64_t d, std::int64_t s) const {
-    return firing.extent(0) == 0 || firing(d, s) == 1;
+    return everyoneFires || firing.extent(0) == 0 || firing(d, s) == 1;
   }
   // Under a Schedule: the device has fired before (since it was last switched on), so what it
   // kept is its own; at its first firing every state and shared value starts afresh.
   KOKKOS_INLINE_FUNCTION bool firedBefore(std::int64_t d, std::int64_t s) const {
-    if (clockRow < 0) return true;
+    if (clockRow < 0 || everyoneFires) return true;
     const double last = planes.states(clockRow + 2 * devices + d, s);
     return last == last;
   }
@@ -117,6 +124,7 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION double lag(std::int64_t d, std::int64_t j, std::int64_t s) const {
     if (j == d) return 0.0;
     if (clockRow < 0) return 1.0;
+    if (sampleClock.extent(0) > 0) return sampleClock(s) - sampleClock(live + s);
     return planes.states(clockRow + devices + d, s) - planes.states(clockRow + 2 * devices + j, s);
   }
   // Under a Schedule: has neighbor j fired, recently enough for device d to hear it now?
@@ -313,9 +321,26 @@ struct RoundKernel {
   }
 
   // Operations that touch the planes kept across rounds: sensors, states, exports, output.
+  // When every device fires and has fired before (synchronous rounds, or a lockstep step
+  // where all hear all), their per-element checks are known and the loops have none.
   KOKKOS_INLINE_FUNCTION void perDevice(const Team& team, const Op& op, double* scratch,
                                         std::int64_t stride, std::int64_t first,
                                         std::int64_t count) const {
+    if (everyoneFires || firing.extent(0) == 0) {
+      return perDeviceOps<true>(team, op, scratch, stride, first, count);
+    }
+    perDeviceOps<false>(team, op, scratch, stride, first, count);
+  }
+  template <bool kEveryoneFires>
+  KOKKOS_INLINE_FUNCTION void perDeviceOps(const Team& team, const Op& op, double* scratch,
+                                           std::int64_t stride, std::int64_t first,
+                                           std::int64_t count) const {
+    const auto firesNow = [&](std::int64_t d, std::int64_t s) {
+      return kEveryoneFires || fires(d, s);
+    };
+    const auto firedAlready = [&](std::int64_t d, std::int64_t s) {
+      return kEveryoneFires || firedBefore(d, s);
+    };
     double* out = op.out >= 0 ? scratch + op.out * stride : nullptr;
     const std::int64_t base = op.plane * devices;
     auto each = [&](const auto& f) { forDevices(team, first, count, f); };
@@ -344,6 +369,12 @@ struct RoundKernel {
             out[e] = delta ? (roundOf(s) > 0.0 ? 1.0 : 0.0) : roundOf(s);
           });
         }
+        if (sampleClock.extent(0) > 0) {  // every device has fired before: no NaN
+          return each([&](std::int64_t, std::int64_t s, std::int64_t e) {
+            const double t = sampleClock(s);
+            out[e] = !delta ? t : t - sampleClock(live + s);
+          });
+        }
         const PlaneRows now = rows(planes.states, clockRow + devices),
                         last = rows(planes.states, clockRow + 2 * devices);
         return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -357,7 +388,7 @@ struct RoundKernel {
           if (op.keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
               const double k = keyOf(op, scratch, stride, e);
-              out[e] = k != 0.0 && key(d, s) == k && firedBefore(d, s) ? state(d, s) : a(e);
+              out[e] = k != 0.0 && key(d, s) == k && firedAlready(d, s) ? state(d, s) : a(e);
             });
           }
           return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -372,8 +403,8 @@ struct RoundKernel {
           if (op.keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
               const double k = keyOf(op, scratch, stride, e);
-              now(d, s) = fires(d, s) ? k : was(d, s);  // this round's folds check alignment against it
-              out[e] = k != 0.0 && was(d, s) == k && firedBefore(d, s) ? prev(d, s) : a(e);
+              now(d, s) = firesNow(d, s) ? k : was(d, s);  // this round's folds check alignment against it
+              out[e] = k != 0.0 && was(d, s) == k && firedAlready(d, s) ? prev(d, s) : a(e);
             });
           }
           return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -384,8 +415,17 @@ struct RoundKernel {
       case OpCode::RememberWrite: {
         const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
         return withA([&](const auto& a) {
+          if (kEveryoneFires && !track) {
+            if (!op.keyed) {
+              return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { state(d, s) = a(e); });
+            }
+            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+              state(d, s) = a(e);
+              key(d, s) = keyOf(op, scratch, stride, e);
+            });
+          }
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            if (!fires(d, s)) return;
+            if (!firesNow(d, s)) return;
             if (track) noteChange(state(d, s), a(e), s);
             state(d, s) = a(e);
             if (op.keyed) key(d, s) = keyOf(op, scratch, stride, e);
@@ -399,9 +439,15 @@ struct RoundKernel {
           if (!track && !op.keyed) {  // the common case: a plain store
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { now(d, s) = a(e); });
           }
+          if (kEveryoneFires && !track) {
+            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
+              now(d, s) = a(e);
+              present(d, s) = keyOf(op, scratch, stride, e);
+            });
+          }
           const PlaneRows was = rows(planes.presencePrev, base);
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            if (!fires(d, s)) {  // keeps what it last sent
+            if (!firesNow(d, s)) {  // keeps what it last sent
               now(d, s) = prev(d, s);
               if (op.keyed) present(d, s) = was(d, s);
               return;
@@ -417,7 +463,7 @@ struct RoundKernel {
         const PlaneRows result = rows(planes.output, base);  // component op.plane
         return withA([&](const auto& a) {
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            if (!fires(d, s)) return;
+            if (!firesNow(d, s)) return;
             if (track) noteChange(result(d, s), a(e), s);
             result(d, s) = a(e);
           });
@@ -601,8 +647,10 @@ struct RoundKernel {
     const bool visitSelf = op.excludeSelf == 0 || op.fold == FoldCode::Self;
     const bool visitOthers = op.fold != FoldCode::Self;
     // On a Schedule: a neighbor is in the fold when this device hears it and it ran the call
-    // in its last firing (key 1; kKeyedByClock).
-    const bool clocked = clockRow >= 0;
+    // in its last firing (key 1; kKeyedByClock). Once everyone hears everyone, every neighbor
+    // has fired and so ran it: the fold is a synchronous round's.
+    const bool scheduled = clockRow >= 0;
+    const bool clocked = scheduled && !everyoneHeard;
     const std::int64_t pps = clocked ? static_cast<std::int64_t>(planes.presencePrev.stride(0)) : 0;
     const double* present = clocked ? planes.presencePrev.data() + row * pps : nullptr;
     auto inFold = [&](std::int64_t d, std::int64_t j, std::int64_t s) {
@@ -614,7 +662,7 @@ struct RoundKernel {
         const std::int64_t d = first + dl;
         double acc = init;
         // A device that does not fire this step keeps nothing it computes: no need to fold.
-        const std::int64_t end = clocked && !fires(d, 0) ? offsets[d] : offsets[d + 1];
+        const std::int64_t end = scheduled && !fires(d, 0) ? offsets[d] : offsets[d + 1];
         for (std::int64_t k = offsets[d]; k < end; ++k) {
           const std::int64_t j = neighbors[k];
           if (j == d) {
@@ -644,9 +692,8 @@ struct RoundKernel {
           const double* sent = planes.states.data() + (clockRow + 2 * devices + j) * ss;
           const double* ran = present + j * pps;
           const double keep = retain;
-          const bool all = everyoneHeard;
           lanes(team, live, [&](std::int64_t s) {
-            const bool in = (all || time[s] - sent[s] <= keep) && ran[s] == 1.0;  // NaN: not fired
+            const bool in = time[s] - sent[s] <= keep && ran[s] == 1.0;  // NaN: not fired
             const double x = combine(acc[s], value(v[s], k));
             acc[s] = in ? x : acc[s];
           });
