@@ -749,6 +749,18 @@ void BasicSimulation<ExecSpace>::runLockstep(std::int64_t live,
     sampleClock_ = Kokkos::View<double*, Memory>("kfield::sim::sample_clock", 2 * live);
   }
   auto clockHost = Kokkos::create_mirror_view(sampleClock_);
+  // Calls keyed only by the clock run unkeyed in these steps (RoundKernel::perDeviceOps), so
+  // their keys are not written: every device has fired, so its state keys and the presence
+  // rows it last wrote already hold key 1, and the rows the first step would write get it here.
+  for (const impl::Op& op : program_.ops) {
+    const bool shares = op.code == impl::OpCode::Export || op.code == impl::OpCode::ShareRead;
+    if (!shares || op.keyed != impl::kKeyedByClock) continue;
+    const auto first = static_cast<std::size_t>(op.plane * devices_);
+    Kokkos::deep_copy(space_,
+                      Kokkos::subview(planes_.presenceNow, std::make_pair(first, first + std::size_t(devices_)),
+                                      std::make_pair(std::size_t(0), std::size_t(live))),
+                      1.0);
+  }
   for (;;) {
     std::int64_t firing = 0;
     while (firing < live && count[firing] * period < horizon(firing)) ++firing;

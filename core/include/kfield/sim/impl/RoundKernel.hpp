@@ -341,6 +341,10 @@ struct RoundKernel {
     const auto firedAlready = [&](std::int64_t d, std::int64_t s) {
       return kEveryoneFires || firedBefore(d, s);
     };
+    // A lockstep step with the clock per sample: a call keyed only by the clock has key 1 on
+    // every device, as its key and presence rows already say (runLockstep), so it runs unkeyed.
+    const bool keyed = op.keyed != 0 && !(kEveryoneFires && sampleClock.extent(0) > 0 &&
+                                          op.keyed == kKeyedByClock);
     double* out = op.out >= 0 ? scratch + op.out * stride : nullptr;
     const std::int64_t base = op.plane * devices;
     auto each = [&](const auto& f) { forDevices(team, first, count, f); };
@@ -385,7 +389,7 @@ struct RoundKernel {
       case OpCode::RememberRead: {
         const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
         return withA([&](const auto& a) {
-          if (op.keyed) {
+          if (keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
               const double k = keyOf(op, scratch, stride, e);
               out[e] = k != 0.0 && key(d, s) == k && firedAlready(d, s) ? state(d, s) : a(e);
@@ -400,7 +404,7 @@ struct RoundKernel {
         const PlaneRows prev = rows(planes.exportsPrev, base),
                         was = rows(planes.presencePrev, base), now = rows(planes.presenceNow, base);
         return withA([&](const auto& a) {
-          if (op.keyed) {
+          if (keyed) {
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
               const double k = keyOf(op, scratch, stride, e);
               now(d, s) = firesNow(d, s) ? k : was(d, s);  // this round's folds check alignment against it
@@ -416,7 +420,7 @@ struct RoundKernel {
         const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
         return withA([&](const auto& a) {
           if (kEveryoneFires && !track) {
-            if (!op.keyed) {
+            if (!keyed) {
               return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { state(d, s) = a(e); });
             }
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
@@ -428,7 +432,7 @@ struct RoundKernel {
             if (!firesNow(d, s)) return;
             if (track) noteChange(state(d, s), a(e), s);
             state(d, s) = a(e);
-            if (op.keyed) key(d, s) = keyOf(op, scratch, stride, e);
+            if (keyed) key(d, s) = keyOf(op, scratch, stride, e);
           });
         });
       }
@@ -436,7 +440,7 @@ struct RoundKernel {
         const PlaneRows now = rows(planes.exportsNow, base), prev = rows(planes.exportsPrev, base),
                         present = rows(planes.presenceNow, base);
         return withA([&](const auto& a) {
-          if (!track && !op.keyed) {  // the common case: a plain store
+          if (!track && !keyed) {  // the common case: a plain store
             return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { now(d, s) = a(e); });
           }
           if (kEveryoneFires && !track) {
@@ -449,12 +453,12 @@ struct RoundKernel {
           each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
             if (!firesNow(d, s)) {  // keeps what it last sent
               now(d, s) = prev(d, s);
-              if (op.keyed) present(d, s) = was(d, s);
+              if (keyed) present(d, s) = was(d, s);
               return;
             }
             if (track) noteChange(prev(d, s), a(e), s);
             now(d, s) = a(e);
-            if (op.keyed) present(d, s) = keyOf(op, scratch, stride, e);
+            if (keyed) present(d, s) = keyOf(op, scratch, stride, e);
           });
         });
       }
