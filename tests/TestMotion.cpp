@@ -130,30 +130,65 @@ TYPED_TEST(Moving, ModelsMoveDevicesAtTheirSpeed) {
 
 // A moving run equals a chain of still simulations, one round each, on that round's network,
 // restored from the round before: states and exports carried, exchanges' messages moved by
-// the host rule. Every library program, two samples, rebuilt every round and every 2.
+// the host rule. Two samples.
+template <class Space>
+void expectStillRoundsOnEachRoundsNetwork(const TracedProgram& program, const Network& start, const Motion& motion,
+                                          int rounds, const std::string& what) {
+  BasicSimulation<Space> sim(program, start, 2, motion);
+  setInputs(sim, program, start.devices(), 2);
+  SimulationCarry carry = sim.carry();
+  carry.motion.reset();
+  Network before = sim.network();
+  for (int r = 0; r < rounds; ++r) {
+    const Network now = sim.network();
+    carry.exports = moveMessages(carry.exports, program, before, now);
+    BasicSimulation<Space> still(program, now, 2);
+    setInputs(still, program, start.devices(), 2);
+    still.restore(carry);
+    still.run(1);
+    sim.run(1);
+    expectSameBits(sim.output(), still.output(), what + ", round " + std::to_string(r));
+    carry = still.carry();
+    before = now;
+  }
+}
+
+// Every library program, rebuilt every round and every 2.
 TYPED_TEST(Moving, ARunEqualsStillRoundsOnEachRoundsNetwork) {
   const Network start = Network::randomGeometric(160, 1.7, 5);
   for (const lib::LibraryProgram& entry : lib::programs()) {
     const TracedProgram program = entry.build(start, {});
     for (const std::int64_t every : {1, 2}) {
-      BasicSimulation<TypeParam> sim(program, start, 2, motionOf(Motion::Model::Waypoint, 0.6, 1.7, every));
-      setInputs(sim, program, start.devices(), 2);
-      SimulationCarry carry = sim.carry();
-      carry.motion.reset();
-      Network before = sim.network();
-      for (int r = 0; r < 8; ++r) {
-        const Network now = sim.network();
-        carry.exports = moveMessages(carry.exports, program, before, now);
-        BasicSimulation<TypeParam> still(program, now, 2);
-        setInputs(still, program, start.devices(), 2);
-        still.restore(carry);
-        still.run(1);
-        sim.run(1);
-        expectSameBits(sim.output(), still.output(), entry.name + ", round " + std::to_string(r));
-        carry = still.carry();
-        before = now;
-      }
+      expectStillRoundsOnEachRoundsNetwork<TypeParam>(program, start, motionOf(Motion::Model::Waypoint, 0.6, 1.7, every),
+                                                      8, entry.name + ", every " + std::to_string(every));
     }
+  }
+}
+
+// Crowded devices: rows longer than 16 entries and more than 64 candidates around a device
+// take the rebuild's other paths; rows and edge lengths (the distance gradient reads them)
+// must still be a from-scratch build's.
+TYPED_TEST(Moving, CrowdedNeighborhoodsEqualAFromScratchBuild) {
+  const auto distance = std::find_if(lib::programs().begin(), lib::programs().end(),
+                                     [](const lib::LibraryProgram& e) { return e.name == "distance-gradient"; });
+  ASSERT_NE(distance, lib::programs().end());
+  for (const double radius : {2.4, 3.2, 5.0}) {
+    const Network start = Network::randomGeometric(300, radius, 4);
+    const std::string what = "radius " + std::to_string(radius);
+    std::int64_t longest = 0;
+    for (std::int64_t d = 0; d < start.devices(); ++d) {
+      longest = std::max<std::int64_t>(longest, start.offsets()[d + 1] - start.offsets()[d]);
+    }
+    EXPECT_GT(longest, 16) << what;
+    const Motion motion = motionOf(Motion::Model::Waypoint, 0.8, radius, 1);
+    BasicSimulation<TypeParam> sim(lib::programs().front().build(start, {}), start, 1, motion);
+    setInputs(sim, sim.program(), start.devices(), 1);
+    for (int r = 0; r < 4; ++r) {
+      const auto [x, y] = sim.positions();
+      expectSameNetwork(sim.network(), Network::fromPositions(x, y, radius), what + ", round " + std::to_string(r));
+      sim.run(1);
+    }
+    expectStillRoundsOnEachRoundsNetwork<TypeParam>(distance->build(start, {}), start, motion, 4, what);
   }
 }
 

@@ -1,7 +1,9 @@
 // Moving devices (Motion.hpp) and their neighborhoods, rebuilt on the device: cell lists of
-// side >= radius over the motion's area, a count pass and a fill pass per device over the 3 x 3
-// cells around it, rows sorted by id. The rows hold exactly what Network::fromPositions finds
-// (the same comparison, the same lengths), whatever order the cells were filled in.
+// side >= radius over the motion's area; one pass over the members in cell order scans the
+// 3 x 3 cells around each and sorts its row into places of its own, then the rows are copied
+// to where the devices' ids put them (a row too long for its places is built there). The rows
+// hold exactly what Network::fromPositions finds (the same comparison, the same lengths),
+// whatever order the cells were filled in.
 #ifndef KFIELD_SIM_IMPL_MOBILITY_HPP
 #define KFIELD_SIM_IMPL_MOBILITY_HPP
 
@@ -45,9 +47,8 @@ KOKKOS_INLINE_FUNCTION void bounce(double& x, double& v, double lo, double hi) {
   }
 }
 
-// The cells' members near member k (in cell order, positions copied beside): f(i, d2) for
-// each member i of the 3 x 3 cells around k's, with its squared distance; k itself included
-// (d2 = 0). Each row of cells is one contiguous run of members, scanned without branches.
+// The cells' members near member k (in cell order, positions copied beside): the 3 x 3 cells
+// around k's, k itself included, as up to three runs of members (one per row of cells).
 template <class Memory>
 struct Around {
   Kokkos::View<std::int64_t*, Memory> cellStart;
@@ -55,18 +56,21 @@ struct Around {
   double xmin, ymin, side, r2;
   std::int64_t cw, ch;
 
-  template <class F>
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, F&& f) const {
-    const double x = mx(k), y = my(k);
-    const std::int64_t cx = cellX(x), cy = cellY(y);
-    for (std::int64_t ny = math::max(std::int64_t(0), cy - 1); ny <= math::min(ch - 1, cy + 1); ++ny) {
-      const std::int64_t lo = cellStart(ny * cw + math::max(std::int64_t(0), cx - 1));
-      const std::int64_t hi = cellStart(ny * cw + math::min(cw - 1, cx + 1) + 1);
-      for (std::int64_t i = lo; i < hi; ++i) {
-        const double dx = mx(i) - x, dy = my(i) - y;
-        f(i, dx * dx + dy * dy);
-      }
+  // Member k's runs [lo[r], hi[r]); returns how many.
+  KOKKOS_INLINE_FUNCTION int runs(std::int64_t k, std::int64_t* lo, std::int64_t* hi) const {
+    const std::int64_t cx = cellX(mx(k)), cy = cellY(my(k));
+    const std::int64_t left = math::max(std::int64_t(0), cx - 1), right = math::min(cw - 1, cx + 1) + 1;
+    int r = 0;
+    for (std::int64_t ny = math::max(std::int64_t(0), cy - 1); ny <= math::min(ch - 1, cy + 1); ++ny, ++r) {
+      lo[r] = cellStart(ny * cw + left);
+      hi[r] = cellStart(ny * cw + right);
     }
+    return r;
+  }
+  // Member i's squared distance to member k: Network::fromPositions' expression.
+  KOKKOS_INLINE_FUNCTION double distance2(std::int64_t k, std::int64_t i) const {
+    const double dx = mx(i) - mx(k), dy = my(i) - my(k);
+    return dx * dx + dy * dy;
   }
   KOKKOS_INLINE_FUNCTION std::int64_t cellX(double x) const {
     return math::clamp(std::int64_t((x - xmin) / side), std::int64_t(0), cw - 1);
@@ -114,9 +118,10 @@ class Mobility {
     }
     const auto n = static_cast<std::uint64_t>(devices_);
     const MemoryLimit limit = memoryLimit<Memory>();
-    // State rows, the cells' copies of positions and members, and the CSR's offsets and degrees.
+    // State rows, the cells' copies of positions and members, each device's place among them, and
+    // the CSR's offsets and degrees.
     requireMemory(who, "the motion of " + std::to_string(devices_) + " devices",
-                  product({n, kStateRows * 8 + 2 * 8 + 4 + 8 + 3 * 8 + 8}), limit.bytes, limit.where);
+                  product({n, kStateRows * 8 + 2 * 8 + 4 + 4 + 8 + 3 * 8 + 8}), limit.bytes, limit.where);
     state_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>("kfield::mobility::state", kStateRows, n);
     Kokkos::deep_copy(Kokkos::subview(state_, 0, Kokkos::ALL()), upload<Memory>(x, "kfield::mobility::x0"));
     Kokkos::deep_copy(Kokkos::subview(state_, 1, Kokkos::ALL()), upload<Memory>(y, "kfield::mobility::y0"));
@@ -292,6 +297,7 @@ class Mobility {
     cellFill_ = Kokkos::View<std::int64_t*, Memory>("kfield::mobility::cell_fill", cells);
     cellOf_ = Kokkos::View<std::int64_t*, Memory>("kfield::mobility::cell_of", n);
     members_ = Kokkos::View<std::int32_t*, Memory>("kfield::mobility::members", n);
+    position_ = Kokkos::View<std::int32_t*, Memory>("kfield::mobility::position", n);
     memberX_ = Values("kfield::mobility::member_x", n);
     memberY_ = Values("kfield::mobility::member_y", n);
     for (int b = 0; b < 2; ++b) {
@@ -311,7 +317,7 @@ class Mobility {
     const double r2 = around.r2;
     const std::int64_t cells = cw_ * ch_;
     const auto cellStart = cellStart_, cellFill = cellFill_, cellOf = cellOf_;
-    const auto members = members_;
+    const auto members = members_, position = position_;
     const auto mx = memberX_, my = memberY_;
     const auto offsets = offsets_[c];
     const auto degree = cellOf_;  // free once the members are placed
@@ -334,14 +340,47 @@ class Mobility {
         "kfield::mobility::members", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
           const std::int64_t k = cellStart(cellOf(d)) + Kokkos::atomic_fetch_add(&cellFill(cellOf(d)), std::int64_t(1));
           members(k) = std::int32_t(d);
+          position(d) = std::int32_t(k);
           mx(k) = state(4, d), my(k) = state(5, d);
         });
-    // In cell order, so that neighboring work items scan the same cells.
+    // Each member's row, in cell order so that neighboring work items scan the same cells,
+    // into `slots` places of its own: its kept candidates, each id at its rank among them
+    // (ids differ, and counting ranks takes no branches). A row longer than that is left to
+    // the copy below. Its length goes where the device's id puts it, for the offsets.
+    const std::int64_t slots = stage(entries_[1 - c]);
+    const auto staged = staged_, stagedLengths = withLengths_ ? stagedLengths_ : Values();
+    const bool withLengths = withLengths_;
     Kokkos::parallel_for(
-        "kfield::mobility::degrees", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t k) {
-          std::int64_t count = 0;
-          around(k, [&](std::int64_t, double d2) { count += d2 <= r2 ? 1 : 0; });
-          degree(members(k)) = count;  // the device itself included
+        "kfield::mobility::rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t k) {
+          std::int64_t lo[3], hi[3];
+          const int runs = around.runs(k, lo, hi);
+          std::int32_t ids[kMaxSlots + 1];
+          std::int64_t at[kMaxSlots + 1];
+          std::int64_t found = 0;
+          for (int r = 0; r < runs; ++r) {
+            for (std::int64_t i = lo[r]; i < hi[r]; ++i) {
+              const std::int64_t w = found < kMaxSlots ? found : kMaxSlots;  // past it: only counted
+              ids[w] = members(i);
+              at[w] = i;
+              found += around.distance2(k, i) <= r2 ? 1 : 0;
+            }
+          }
+          degree(members(k)) = found;  // the device itself included
+          if (found > slots) return;
+          const std::int64_t lanes = (found + 7) / 8 * 8;
+          std::int32_t rank[kMaxSlots];
+          for (std::int64_t a = found; a < lanes; ++a) ids[a] = kAboveAllIds;
+          for (std::int64_t a = 0; a < lanes; ++a) rank[a] = 0;
+          for (std::int64_t j = 0; j < found; ++j) {
+            const std::int32_t v = ids[j];
+            for (std::int64_t a = 0; a < lanes; ++a) rank[a] += v < ids[a] ? 1 : 0;
+          }
+          const std::int64_t begin = k * slots;
+          for (std::int64_t a = 0; a < found; ++a) {
+            staged(begin + rank[a]) = ids[a];
+            // Network::lengths' expression, sqrt(dx * dx + dy * dy): 0 for the device itself.
+            if (withLengths) stagedLengths(begin + rank[a]) = math::sqrt(around.distance2(k, at[a]));
+          }
         });
     Kokkos::parallel_scan(
         "kfield::mobility::offsets", Range(space_, 0, n + 1),
@@ -354,42 +393,30 @@ class Mobility {
     space_.fence();
     reserve(c, entries);
     entries_[c] = entries;
-    const auto neighbors = neighbors_[c];
-    const auto lengths = withLengths_ ? lengths_[c] : Values();
-    const bool withLengths = withLengths_;
+    // The rows go where the devices' ids put them, read from the members' places: copied in
+    // id order, the writes stream (written in cell order, each would wait on its own miss).
+    const auto rows = neighbors_[c], rowLengths = withLengths_ ? lengths_[c] : Values();
     Kokkos::parallel_for(
-        "kfield::mobility::rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t k) {
-          const std::int64_t d = members(k), begin = offsets(d), size = offsets(d + 1) - begin;
-          constexpr int kLocal = 63;
-          if (size <= kLocal) {
-            // A short row is gathered here (a write per candidate, kept or not) as (id, slot)
-            // keys, sorted, and written out with its lengths.
-            std::uint64_t keys[kLocal + 1];
-            double d2s[kLocal + 1];
-            std::int64_t at = 0;
-            around(k, [&](std::int64_t i, double d2) {
-              keys[at] = std::uint64_t(members(i)) << 32 | std::uint64_t(at);
-              d2s[at] = d2;
-              at += d2 <= r2 ? 1 : 0;
-            });
-            sortRow(keys, size);
-            for (std::int64_t i = 0; i < size; ++i) {
-              neighbors(begin + i) = std::int32_t(keys[i] >> 32);
-              // Network::lengths' expression, sqrt(dx * dx + dy * dy): 0 for the device itself.
-              if (withLengths) lengths(begin + i) = math::sqrt(d2s[keys[i] & 0xffffffffu]);
-            }
+        "kfield::mobility::copy_rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
+          const std::int64_t k = position(d), to = offsets(d), size = offsets(d + 1) - to;
+          if (size <= slots) {
+            for (std::int64_t i = 0; i < size; ++i) rows(to + i) = staged(k * slots + i);
+            for (std::int64_t i = 0; withLengths && i < size; ++i) rowLengths(to + i) = stagedLengths(k * slots + i);
             return;
           }
-          std::int32_t* ids = &neighbors(begin);
-          std::int64_t at = 0;
-          around(k, [&](std::int64_t i, double d2) {
-            if (d2 <= r2) ids[at++] = members(i);
-          });
-          sortRow(ids, size);
+          std::int64_t lo[3], hi[3];
+          const int runs = around.runs(k, lo, hi);
+          std::int64_t filled = 0;
+          for (int r = 0; r < runs; ++r) {
+            for (std::int64_t i = lo[r]; i < hi[r]; ++i) {
+              if (around.distance2(k, i) <= r2) rows(to + filled++) = members(i);
+            }
+          }
+          sortRow(&rows(to), size);
           for (std::int64_t i = 0; withLengths && i < size; ++i) {
-            const std::int64_t j = ids[i];
+            const std::int64_t j = rows(to + i);
             const double dx = state(4, j) - state(4, d), dy = state(5, j) - state(5, d);
-            lengths(begin + i) = math::sqrt(dx * dx + dy * dy);
+            rowLengths(to + i) = math::sqrt(dx * dx + dy * dy);
           }
         });
     if (withReverse_) {
@@ -397,17 +424,41 @@ class Mobility {
       Kokkos::parallel_for(
           "kfield::mobility::reverse", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
             for (std::int64_t k = offsets(d); k < offsets(d + 1); ++k) {
-              const std::int64_t j = neighbors(k);
+              const std::int64_t j = rows(k);
               std::int64_t lo = offsets(j), hi = offsets(j + 1);  // d is in j's row: symmetric
               while (hi - lo > 1) {
                 const std::int64_t mid = lo + (hi - lo) / 2;
-                (neighbors(mid) <= d ? lo : hi) = mid;
+                (rows(mid) <= d ? lo : hi) = mid;
               }
               reverse(k) = lo;
             }
           });
     }
   }
+
+  // Places per member for its row, in multiples of 16: twice the last build's mean row (16 at
+  // the first), at most kMaxSlots; longer rows take the slow path. Returns how many.
+  std::int64_t stage(std::int64_t lastEntries) {
+    const std::int64_t mean = lastEntries > 0 ? (lastEntries + devices_ - 1) / devices_ : 8;
+    const std::int64_t slots = std::min<std::int64_t>(kMaxSlots, std::max<std::int64_t>(16, (2 * mean + 15) / 16 * 16));
+    const auto want = static_cast<std::uint64_t>(slots) * static_cast<std::uint64_t>(devices_);
+    if (slots != slots_ || staged_.extent(0) < want) {
+      const MemoryLimit limit = memoryLimit<Memory>();
+      requireMemory(who_, "the staged neighborhoods of " + std::to_string(devices_) + " moving devices",
+                    product({want, std::uint64_t(4 + (withLengths_ ? 8 : 0))}), limit.bytes, limit.where);
+      staged_ = {}, stagedLengths_ = {};
+      staged_ = Kokkos::View<std::int32_t*, Memory>(Kokkos::view_alloc("kfield::mobility::staged", Kokkos::WithoutInitializing), want);
+      if (withLengths_) {
+        stagedLengths_ = Values(Kokkos::view_alloc("kfield::mobility::staged_lengths", Kokkos::WithoutInitializing), want);
+      }
+      slots_ = slots;
+    }
+    return slots;
+  }
+
+  // Rows up to kMaxSlots long can be staged; ids are below kAboveAllIds (int32).
+  static constexpr int kMaxSlots = 64;
+  static constexpr std::int32_t kAboveAllIds = 2147483647;
 
   // Insertion sort: rows are short.
   template <class T>
@@ -459,7 +510,12 @@ class Mobility {
   std::int64_t cw_ = 1, ch_ = 1;
   double side_ = 1.0;
   Kokkos::View<std::int64_t*, Memory> cellStart_, cellFill_, cellOf_;
-  Kokkos::View<std::int32_t*, Memory> members_;
+  // Per member (cell order) its device; per device its member. The rows staged in cell order,
+  // slots_ places per member, before they are copied out.
+  Kokkos::View<std::int32_t*, Memory> members_, position_;
+  std::int64_t slots_ = 0;
+  Kokkos::View<std::int32_t*, Memory> staged_;
+  Values stagedLengths_;
   Values memberX_, memberY_;
   // Two CSR buffers: the current one, and the one the rows before were run on.
   int current_ = 1;
