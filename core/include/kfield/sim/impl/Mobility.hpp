@@ -436,13 +436,15 @@ class Mobility {
     }
   }
 
-  // Places per member for its row, in multiples of 16: twice the last build's mean row (16 at
-  // the first), at most kMaxSlots; longer rows take the slow path. Returns how many.
+  // Places per member for its row, a multiple of 16 and at most kMaxSlots: the last build's
+  // mean row and 2.5 standard deviations of a Poisson count (8 at the first build); longer
+  // rows take the slow path. Only the speed depends on it. Returns how many.
   std::int64_t stage(std::int64_t lastEntries) {
-    const std::int64_t mean = lastEntries > 0 ? (lastEntries + devices_ - 1) / devices_ : 8;
-    const std::int64_t slots = std::min<std::int64_t>(kMaxSlots, std::max<std::int64_t>(16, (2 * mean + 15) / 16 * 16));
+    const double mean = lastEntries > 0 ? double(lastEntries) / double(devices_) : 8.0;
+    const auto fit = static_cast<std::int64_t>(std::ceil(mean + 2.5 * std::sqrt(mean)));
+    const std::int64_t slots = std::min<std::int64_t>(kMaxSlots, (fit + 15) / 16 * 16);
     const auto want = static_cast<std::uint64_t>(slots) * static_cast<std::uint64_t>(devices_);
-    if (slots != slots_ || staged_.extent(0) < want) {
+    if (staged_.extent(0) < want) {
       const MemoryLimit limit = memoryLimit<Memory>();
       requireMemory(who_, "the staged neighborhoods of " + std::to_string(devices_) + " moving devices",
                     product({want, std::uint64_t(4 + (withLengths_ ? 8 : 0))}), limit.bytes, limit.where);
@@ -451,7 +453,6 @@ class Mobility {
       if (withLengths_) {
         stagedLengths_ = Values(Kokkos::view_alloc("kfield::mobility::staged_lengths", Kokkos::WithoutInitializing), want);
       }
-      slots_ = slots;
     }
     return slots;
   }
@@ -511,9 +512,8 @@ class Mobility {
   double side_ = 1.0;
   Kokkos::View<std::int64_t*, Memory> cellStart_, cellFill_, cellOf_;
   // Per member (cell order) its device; per device its member. The rows staged in cell order,
-  // slots_ places per member, before they are copied out.
+  // stage()'s places per member, before they are copied out.
   Kokkos::View<std::int32_t*, Memory> members_, position_;
-  std::int64_t slots_ = 0;
   Kokkos::View<std::int32_t*, Memory> staged_;
   Values stagedLengths_;
   Values memberX_, memberY_;
