@@ -261,15 +261,23 @@ TYPED_TEST(Scheduled, DevicesFiringAtTheSameTimeFireTogether) {
   const TracedProgram program = trace(
       [](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
   const Schedule schedule{1.0, 0.5, 4};
-  BasicSimulation<TypeParam> sim(program, path, 1, schedule);
-  SimulationCarry carry = sim.carry();
-  ASSERT_EQ(carry.states.extent(0), 12u);  // the clock's rows: firings, next, last, on
-  const double next[3] = {0.5, 0.5, 0.25};
-  for (std::int64_t d = 0; d < 3; ++d) carry.states(3 + d, 0) = next[d];
-  sim.restore(carry);
-  sim.run(1);
-  EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 0.0}));
-  EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0}));
+  // With two samples (the second on the path read backwards) the clock is marked a sample
+  // row at a time.
+  for (const std::int64_t samples : {1, 2}) {
+    BasicSimulation<TypeParam> sim(program, path, samples, schedule);
+    SimulationCarry carry = sim.carry();
+    ASSERT_EQ(carry.states.extent(0), 12u);  // the clock's rows: firings, next, last, on
+    const double next[3] = {0.5, 0.5, 0.25};
+    for (std::int64_t d = 0; d < 3; ++d) {
+      carry.states(3 + d, 0) = next[d];
+      if (samples == 2) carry.states(3 + d, 1) = next[2 - d];
+    }
+    sim.restore(carry);
+    sim.run(1);
+    EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 0.0}));
+    EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0}));
+    if (samples == 2) EXPECT_EQ(sampleOf(sim.output(), 1), (std::vector<double>{0.0, 1.0, 0.0}));
+  }
 }
 
 // A tie met after other steps: on the path 0 - 1 - 2 - 3 with first firings at 0.5, 0.5, 0.2
@@ -279,14 +287,20 @@ TYPED_TEST(Scheduled, DevicesTiedAfterOtherStepsFireTogether) {
   const Network path = Network::grid(4, 1);
   const TracedProgram program = trace(
       [](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
-  BasicSimulation<TypeParam> sim(program, path, 1, Schedule{1.0, 0.5, 4});
-  SimulationCarry carry = sim.carry();
-  const double next[4] = {0.5, 0.5, 0.2, 0.1};
-  for (std::int64_t d = 0; d < 4; ++d) carry.states(4 + d, 0) = next[d];
-  sim.restore(carry);
-  sim.run(1);
-  EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 1.0, 0.0}));
-  EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0, 1.0}));
+  for (const std::int64_t samples : {1, 2}) {  // the second sample on the path read backwards
+    BasicSimulation<TypeParam> sim(program, path, samples, Schedule{1.0, 0.5, 4});
+    SimulationCarry carry = sim.carry();
+    const double next[4] = {0.5, 0.5, 0.2, 0.1};
+    for (std::int64_t d = 0; d < 4; ++d) {
+      carry.states(4 + d, 0) = next[d];
+      if (samples == 2) carry.states(4 + d, 1) = next[3 - d];
+    }
+    sim.restore(carry);
+    sim.run(1);
+    EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 1.0, 0.0}));
+    EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0, 1.0}));
+    if (samples == 2) EXPECT_EQ(sampleOf(sim.output(), 1), (std::vector<double>{0.0, 1.0, 1.0, 0.0}));
+  }
 }
 
 TYPED_TEST(Scheduled, HopGradientsConvergeToBreadthFirstHops) {
