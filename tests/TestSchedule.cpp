@@ -276,7 +276,9 @@ TYPED_TEST(Scheduled, DevicesFiringAtTheSameTimeFireTogether) {
     sim.run(1);
     EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 0.0}));
     EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0}));
-    if (samples == 2) EXPECT_EQ(sampleOf(sim.output(), 1), (std::vector<double>{0.0, 1.0, 0.0}));
+    if (samples == 2) {
+      EXPECT_EQ(sampleOf(sim.output(), 1), (std::vector<double>{0.0, 1.0, 0.0}));
+    }
   }
 }
 
@@ -299,7 +301,9 @@ TYPED_TEST(Scheduled, DevicesTiedAfterOtherStepsFireTogether) {
     sim.run(1);
     EXPECT_EQ(sampleOf(sim.output()), (std::vector<double>{0.0, 1.0, 1.0, 0.0}));
     EXPECT_EQ(sampleOf(sim.firings()), (std::vector<double>{1.0, 1.0, 1.0, 1.0}));
-    if (samples == 2) EXPECT_EQ(sampleOf(sim.output(), 1), (std::vector<double>{0.0, 1.0, 1.0, 0.0}));
+    if (samples == 2) {
+      EXPECT_EQ(sampleOf(sim.output(), 1), (std::vector<double>{0.0, 1.0, 1.0, 0.0}));
+    }
   }
 }
 
