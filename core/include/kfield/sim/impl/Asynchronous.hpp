@@ -140,62 +140,25 @@ struct Clock {
       return fired;
     }
     Kokkos::deep_copy(space, tied, 0);
-    if (live > 1) {
-      // Per device, over its positions at once: whether it could fire (before the horizon),
-      // then one sweep of each neighbor's row: an earlier firing stops it, an equal one makes
-      // it a tie. Each loop runs over contiguous positions, so the compiler vectorizes it.
-      const std::int64_t ss = static_cast<std::int64_t>(states.stride(0));
-      const std::int64_t fs = static_cast<std::int64_t>(firing.stride(0));
-      Kokkos::parallel_reduce(
-          "kfield::sim::clock_mark", pairs,
-          KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
-            const double* KOKKOS_RESTRICT next = &c.next(d, 0);
-            const double* KOKKOS_RESTRICT on = next + 2 * c.devices * ss;
-            const double* KOKKOS_RESTRICT until = horizon.data();
-            std::uint8_t* KOKKOS_RESTRICT flags = firing.data() + d * fs;
-            for (std::int64_t p = 0; p < live; ++p) flags[p] = next[p] < until[p] ? kFires : 0;
-            for (std::int64_t k = c.net.offsets(d); k < c.net.offsets(d + 1); ++k) {
+    Kokkos::parallel_reduce(
+        "kfield::sim::clock_mark", pairs,
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
+          for (std::int64_t p = 0; p < live; ++p) {
+            const double t = c.next(d, p);
+            std::uint8_t f = t < horizon(p) ? c.turn(d, p) : 0;
+            for (std::int64_t k = c.net.offsets(d); f != 0 && k < c.net.offsets(d + 1); ++k) {
               const std::int64_t j = c.net.neighbors(k);
               if (j == d) continue;
-              const double* KOKKOS_RESTRICT u = &c.next(j, 0);
-              for (std::int64_t p = 0; p < live; ++p) flags[p] = u[p] < next[p] ? 0 : flags[p];
-              for (std::int64_t p = 0; p < live; ++p) {
-                flags[p] = static_cast<std::uint8_t>(u[p] == next[p] && flags[p] != 0 ? kTies : flags[p]);
-              }
+              const double u = c.next(j, p);
+              if (u < t) f = 0;
+              if (u == t) f = kTies;
             }
-            std::int64_t ties = 0, m = 0;
-            for (std::int64_t p = 0; p < live; ++p) ties += flags[p] == kTies;
-            for (std::int64_t p = 0; p < live; ++p) {
-              flags[p] = static_cast<std::uint8_t>(flags[p] == kFires && on[p] == 0.0 ? kSilent : flags[p]);
-            }
-            for (std::int64_t p = 0; p < live; ++p) m += flags[p] != 0;
-            if (ties != 0) Kokkos::atomic_exchange(&tied(), 1);
-            n += m;
-          },
-          fired);
-    } else {
-      // One position: the loop over neighbors stops at the first earlier one (with the
-      // sweep above, one-sample runs took a third longer).
-      Kokkos::parallel_reduce(
-          "kfield::sim::clock_mark", pairs,
-          KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
-            for (std::int64_t p = 0; p < live; ++p) {
-              const double t = c.next(d, p);
-              std::uint8_t f = t < horizon(p) ? c.turn(d, p) : 0;
-              for (std::int64_t k = c.net.offsets(d); f != 0 && k < c.net.offsets(d + 1); ++k) {
-                const std::int64_t j = c.net.neighbors(k);
-                if (j == d) continue;
-                const double u = c.next(j, p);
-                if (u < t) f = 0;
-                if (u == t) f = kTies;
-              }
-              firing(d, p) = f;
-              if (f == kTies) Kokkos::atomic_exchange(&tied(), 1);
-              n += f != 0;
-            }
-          },
-          fired);
-    }
+            firing(d, p) = f;
+            if (f == kTies) Kokkos::atomic_exchange(&tied(), 1);
+            n += f != 0;
+          }
+        },
+        fired);
     int anyTied = 0;
     Kokkos::deep_copy(anyTied, tied);
     if (anyTied == 0) return fired;
