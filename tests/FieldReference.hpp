@@ -12,15 +12,20 @@
 
 namespace kfield::test {
 
-inline std::vector<double> bfsHops(const Network& net, const std::vector<std::int64_t>& sources) {
+// Devices with off[d] != 0 (when given) neither count hops nor pass them on.
+inline std::vector<double> bfsHops(const Network& net, const std::vector<std::int64_t>& sources,
+                                   const std::vector<char>& off = {}) {
   std::vector<double> hops(net.devices(), std::numeric_limits<double>::infinity());
+  auto isOff = [&](std::int64_t d) { return !off.empty() && off[static_cast<std::size_t>(d)] != 0; };
   std::deque<std::int64_t> queue;
-  for (auto s : sources) hops[s] = 0, queue.push_back(s);
+  for (auto s : sources) {
+    if (!isOff(s)) hops[s] = 0, queue.push_back(s);
+  }
   while (!queue.empty()) {
     const auto i = queue.front();
     queue.pop_front();
     for (auto j : net.neighborsOf(i)) {
-      if (hops[j] > hops[i] + 1) hops[j] = hops[i] + 1, queue.push_back(j);
+      if (!isOff(j) && hops[j] > hops[i] + 1) hops[j] = hops[i] + 1, queue.push_back(j);
     }
   }
   return hops;

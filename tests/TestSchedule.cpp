@@ -253,6 +253,64 @@ TYPED_TEST(Scheduled, HopGradientsHealWhenASourceFails) {
   EXPECT_EQ(out, expected);
 }
 
+// switchOffBy: a boolean sensor switches devices as switchOn does, to the bit (outputs, clocks,
+// carries), many at once, in some samples and not others, from before the first firing (a
+// device that arrives late) and on a lockstep schedule whose devices all hear each other.
+TYPED_TEST(Scheduled, ASensorSwitchesDevicesAsSwitchOnDoes) {
+  const Network net = Network::randomGeometric(300, 1.6, 3);
+  const std::int64_t n = net.devices(), samples = 3;
+  const TracedProgram program = trace(
+      [](Program& p) {
+        return lib::hopGradient(p, p.sense<bool>("source") && !p.sense<bool>("failed"));
+      },
+      "failing-hops");
+  // Phase k switches device d of sample s off when off(k, d, s).
+  auto off = [](int k, std::int64_t d, std::int64_t s) {
+    if (k == 0) return s == 1 && d % 9 == 4;
+    if (k == 1) return (d + s) % 5 == 1 || d == 0;
+    return d % 4 == s;
+  };
+  const std::vector<std::vector<std::int64_t>> runs = {{3, 4, 2}, {5, 5, 5}, {2, 6, 4}};
+  for (const Schedule& schedule : {Schedule{1.0, 0.6, 9}, Schedule{1.0, 0.0, 9}}) {
+    BasicSimulation<TypeParam> bySensor(program, net, samples, schedule), bySwitch(program, net, samples, schedule);
+    for (auto* sim : {&bySensor, &bySwitch}) {
+      for (std::int64_t s = 0; s < samples; ++s) sim->sensor("source").set(0, s, true).set(n - 1 - s, s, true);
+    }
+    bySensor.switchOffBy("failed");
+    for (int k = 0; k < 3; ++k) {
+      for (std::int64_t d = 0; d < n; ++d) {
+        for (std::int64_t s = 0; s < samples; ++s) {
+          bySensor.sensor("failed").set(d, s, off(k, d, s));
+          bySwitch.switchOn(d, s, !off(k, d, s));
+        }
+      }
+      bySensor.run(runs[std::size_t(k)]);
+      bySwitch.run(runs[std::size_t(k)]);
+      const std::string what = "phase " + std::to_string(k) + ", jitter " + std::to_string(schedule.jitter);
+      expectSameBits(bySensor.output(), bySwitch.output(), what);
+      expectSameBits(bySensor.firings(), bySwitch.firings(), what);
+      expectSameBits(bySensor.times(), bySwitch.times(), what);
+      expectSameBits(bySensor.carry().states, bySwitch.carry().states, what);
+    }
+    // The gradient heals around the failed devices: a device on that still reaches a source
+    // settles at its hops over the devices on (one cut off from every source counts up).
+    bySensor.run(60);
+    for (std::int64_t s = 0; s < samples; ++s) {
+      const std::vector<double> hops = sampleOf(bySensor.output(), s);
+      std::vector<char> failed(static_cast<std::size_t>(n));
+      for (std::int64_t d = 0; d < n; ++d) failed[std::size_t(d)] = off(2, d, s);
+      const std::vector<double> expected = bfsHops(net, {0, n - 1 - s}, failed);
+      std::int64_t reached = 0;
+      for (std::int64_t d = 0; d < n; ++d) {
+        if (failed[std::size_t(d)] || !std::isfinite(expected[std::size_t(d)])) continue;
+        EXPECT_EQ(hops[std::size_t(d)], expected[std::size_t(d)]) << d << ", sample " << s;
+        ++reached;
+      }
+      EXPECT_GT(reached, n / 2) << "sample " << s;
+    }
+  }
+}
+
 // Firings at the same time read each other's earlier messages, even when one of them must wait
 // for an earlier neighbor: on the path 0 - 1 - 2 with next firings at 0.5, 0.5 and 0.25, device
 // 0 may not fire before 1 does, although its only neighbor is no earlier than itself.
@@ -428,6 +486,22 @@ TYPED_TEST(Scheduled, BadSchedulesAreRefused) {
   EXPECT_EQ(errorOf([&] { synchronous.switchOn(0, false); }),
             "kfield::Simulation: switchOn: switching devices off and on needs a Schedule "
             "(asynchronous devices); this simulation runs synchronous rounds");
+  EXPECT_EQ(errorOf([&] { synchronous.switchOffBy("source"); }),
+            "kfield::Simulation: switchOffBy: switching devices off and on needs a Schedule "
+            "(asynchronous devices); this simulation runs synchronous rounds");
+  EXPECT_EQ(errorOf([&] { sim.switchOffBy("failed"); }),
+            "kfield::Simulation: switchOffBy: program 'hops' reads no sensor named 'failed'");
+  const TracedProgram weighted = trace(
+      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")) * p.sense<double>("weight"); },
+      "weighted-hops");
+  BasicSimulation<TypeParam> byWeight(weighted, net, 1, Schedule{1.0, 0.5, 0});
+  EXPECT_EQ(errorOf([&] { byWeight.switchOffBy("weight"); }),
+            "kfield::Simulation: switchOffBy: sensor 'weight' of program 'weighted-hops' is not "
+            "boolean: a device is off while it reads true");
+  byWeight.switchOffBy("source");
+  EXPECT_EQ(errorOf([&] { byWeight.switchOn(0, false); }),
+            "kfield::Simulation: switchOn: devices are switched by sensor 'source' (switchOffBy); "
+            "set the sensor instead");
   EXPECT_EQ(errorOf([&] { sim.runUntilStable(10); }),
             "kfield::Simulation: runUntilStable needs synchronous rounds: on a Schedule no round "
             "is one where every device has fired; use run");

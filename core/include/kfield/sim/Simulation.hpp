@@ -135,6 +135,12 @@ class BasicSimulation {
   void switchOn(std::int64_t device, bool on) {
     for (std::int64_t s = 0; s < samples_; ++s) switchOn(device, s, on);
   }
+  // On a Schedule: devices switched by a boolean sensor of the program, from now on in place
+  // of switchOn: a device is off while its sensor reads 1 (true), and on while 0, as switchOn
+  // switches it. Sensors change only between run calls, so the sensor is read when this is
+  // called and at the start of every run: any number of devices switch in one pass on the
+  // device. Throws std::invalid_argument for a sensor the program does not read as a boolean.
+  void switchOffBy(const std::string& sensor);
   const std::optional<Schedule>& schedule() const { return schedule_; }
   const TracedProgram& program() const { return program_; }
 
@@ -253,6 +259,8 @@ class BasicSimulation {
   // Every device of every sample is on and has fired: on a lockstep schedule it stays so from
   // call to call, until a device is switched or a carry restored.
   bool allHeard_ = false;
+  std::int32_t switchSensor_ = -1;  // switchOffBy's sensor; -1: switchOn's
+  void followSwitchSensor();
   // A moving simulation's devices and neighborhoods; after each round (period), moves them and,
   // when due, rebuilds the neighborhoods and moves exchanges' edge planes onto them.
   std::optional<impl::Mobility<ExecSpace>> mobility_;
@@ -597,6 +605,7 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
   });
   uploadSensors();
   reorder(order);
+  followSwitchSensor();
   if (schedule_ && mobility_) {  // period by period: the network changes between them
     for (std::int64_t k = 0; k < roundsPerSample[0]; ++k) {
       runAsynchronous(std::vector<std::int64_t>(samples_, 1));
@@ -798,6 +807,11 @@ void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t samp
     impl::invalidArgument(kWho, "switchOn: switching devices off and on needs a Schedule "
                                 "(asynchronous devices); this simulation runs synchronous rounds");
   }
+  if (switchSensor_ >= 0) {
+    impl::invalidArgument(kWho, "switchOn: devices are switched by sensor '" +
+                                    program_.sensors[static_cast<std::size_t>(switchSensor_)].name +
+                                    "' (switchOffBy); set the sensor instead");
+  }
   impl::requireIndex(kWho, "switchOn", "device", device, devices_);
   impl::requireIndex(kWho, "switchOn", "sample", sample, samples_);
   const impl::Clock<ExecSpace> c = clock();
@@ -812,6 +826,32 @@ void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t samp
   Kokkos::deep_copy(cell(3), on ? 1.0 : 0.0);
   // Heard by no one, and its own kept values forgotten, until it fires again.
   if (!on) Kokkos::deep_copy(cell(2), std::numeric_limits<double>::quiet_NaN());
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::switchOffBy(const std::string& sensor) {
+  if (!schedule_) {
+    impl::invalidArgument(kWho, "switchOffBy: switching devices off and on needs a Schedule "
+                                "(asynchronous devices); this simulation runs synchronous rounds");
+  }
+  const std::int32_t index = program_.sensorIndex(sensor);
+  if (index < 0) {
+    impl::invalidArgument(kWho, "switchOffBy: program '" + program_.name + "' reads no sensor named '" +
+                                    sensor + "'");
+  }
+  if (program_.sensors[static_cast<std::size_t>(index)].type != SensorType::Bool) {
+    impl::invalidArgument(kWho, "switchOffBy: sensor '" + sensor + "' of program '" + program_.name +
+                                    "' is not boolean: a device is off while it reads true");
+  }
+  switchSensor_ = index;
+  uploadSensors();
+  followSwitchSensor();
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::followSwitchSensor() {
+  if (switchSensor_ < 0) return;
+  if (clock().follow(space_, planes_.sensors, switchSensor_ * devices_, samples_) > 0) allHeard_ = false;
 }
 
 template <class ExecSpace>

@@ -224,6 +224,28 @@ struct Clock {
     return {off, silent - off};
   }
 
+  // Switches every device by a boolean plane (Simulation::switchOffBy): off where
+  // switchedOff(row + d, p) is 1, on where 0, over all `positions`; returns how many changed.
+  // One switched off is heard by no one, and forgets its last firing, until it fires again.
+  std::int64_t follow(ExecSpace space, const Plane<Memory>& switchedOff, std::int64_t offRow,
+                      std::int64_t positions) const {
+    const Clock c = *this;
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    std::int64_t changed = 0;
+    Kokkos::parallel_reduce(
+        "kfield::sim::clock_follow",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {devices, positions}),
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) {
+          const double on = switchedOff(offRow + d, p) != 0.0 ? 0.0 : 1.0;
+          if (c.on(d, p) == on) return;
+          c.on(d, p) = on;
+          if (on == 0.0) c.last(d, p) = none;
+          ++n;
+        },
+        changed);
+    return changed;
+  }
+
   // A device that fired (f: kFires, or kSilent) moves on to its next firing; `sample`: its
   // sample.
   KOKKOS_INLINE_FUNCTION void moveOn(std::int64_t d, std::int64_t p, std::uint8_t f,
