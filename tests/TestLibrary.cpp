@@ -3,6 +3,7 @@
 #include "TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
+#include <kfield/impl/Bits.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <algorithm>
@@ -94,6 +95,87 @@ TYPED_TEST(Library, CollectSumsCountsAndExtremesAtTheSource) {
               return lib::collectMax(p, p.sense<bool>("source"), p.sense<double>("value"));
             }),
             highest);
+}
+
+// Multi-path collection replayed round by round on the host, with the same operations in the
+// same order (round 1 hears no neighbor): what each device collected after `rounds` rounds.
+// sum: equal parts to the nearer neighbors; else the largest value, whole to each.
+std::vector<double> collectMultiPathRef(const Network& net, const std::vector<double>& dist,
+                                        const std::vector<double>& value, bool sum, std::int64_t rounds) {
+  const auto& offsets = net.offsets();
+  const auto& neighbors = net.neighbors();
+  const std::int64_t n = net.devices();
+  std::vector<double> collected(value), sent(n);
+  for (std::int64_t r = 1; r <= rounds; ++r) {
+    std::vector<double> next(n), nextSent(n);
+    for (std::int64_t d = 0; d < n; ++d) {
+      double acc = sum ? 0.0 : -lib::kInfinity, nearer = 0.0;
+      for (std::int64_t k = offsets[d]; r > 1 && k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        if (j == d) continue;
+        const double part = dist[j] > dist[d] ? sent[j] : (sum ? 0.0 : -lib::kInfinity);
+        acc = sum ? acc + part : std::max(acc, part);
+        nearer = nearer + (dist[j] < dist[d] ? 1.0 : 0.0);
+      }
+      next[d] = sum ? value[d] + acc : std::max(value[d], acc);
+      nextSent[d] = sum ? next[d] / std::max(nearer, 1.0) : next[d];
+    }
+    collected.swap(next), sent.swap(nextSent);
+  }
+  return collected;
+}
+
+// Every round the bits of the host replay; settled, the sources hold the sum (to rounding:
+// parts are divided) and the largest value of the devices that reach them.
+TYPED_TEST(Library, CollectMultiPathMatchesAHostLoopAndConservesTheSum) {
+  for (const Network& net : {Network::randomGeometric(600, 1.6, 7), Network::grid(17, 13, 8)}) {
+    const std::vector<std::int64_t> sources = {5, net.devices() - 9};
+    const std::vector<double> dist = dijkstra(net, sources);
+    std::vector<double> value(net.devices());
+    double total = 0.0, highest = -lib::kInfinity;
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      value[d] = 1.0 + 0.5 * std::sin(0.61 * double(d));
+      if (dist[d] < lib::kInfinity) total += value[d], highest = std::max(highest, value[d]);
+    }
+    const std::map<std::string, std::vector<double>> sensors{{"distance", dist}, {"value", value}};
+    for (const bool sum : {true, false}) {
+      const auto build = [sum](Program& p) {
+        const Field<double> distance = p.sense<double>("distance"), v = p.sense<double>("value");
+        return sum ? lib::collectMultiPathSum(p, distance, v) : lib::collectMultiPathMax(p, distance, v);
+      };
+      for (const std::int64_t rounds : {1, 2, 5, 90}) {
+        const std::vector<double> out = stableOutput<TypeParam>(build, net, sensors, rounds);
+        const std::vector<double> expected = collectMultiPathRef(net, dist, value, sum, rounds);
+        for (std::int64_t d = 0; d < net.devices(); ++d) {
+          ASSERT_EQ(impl::bitsOf(out[d]), impl::bitsOf(expected[d]))
+              << net.description() << ", " << (sum ? "sum" : "max") << ", round " << rounds << ", device " << d;
+        }
+        if (rounds < 90) continue;
+        if (sum) {
+          EXPECT_NEAR(out[sources[0]] + out[sources[1]], total, 1e-12 * total) << net.description();
+        } else {
+          EXPECT_EQ(std::max(out[sources[0]], out[sources[1]]), highest) << net.description();
+        }
+      }
+    }
+  }
+  // Min, and the gradient computed in the program: settled, the single source holds the
+  // smallest value of all.
+  const Network net = Network::randomGeometric(400, 1.7, 2);
+  std::vector<double> value(net.devices());
+  for (std::int64_t d = 0; d < net.devices(); ++d) value[d] = double((d * 53) % 97);
+  const std::vector<double> out = stableOutput<TypeParam>(
+      [](Program& p) {
+        const Field<bool> source = p.sense<bool>("source");
+        return lib::collectMultiPathMin(p, lib::distanceGradient(p, source), p.sense<double>("value"));
+      },
+      net, {{"source", indicator(net.devices(), {3})}, {"value", value}});
+  const std::vector<double> hops = bfsHops(net, {3});
+  double lowest = lib::kInfinity;
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    if (hops[d] < lib::kInfinity) lowest = std::min(lowest, value[d]);
+  }
+  EXPECT_EQ(out[3], lowest);
 }
 
 TYPED_TEST(Library, ElectionLeadersAreSmallestIdsOfTheirBalls) {

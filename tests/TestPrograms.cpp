@@ -45,7 +45,7 @@ TYPED_TEST(Programs, EachIsFoundByItsNameAndReadsTheSensorsItLists) {
     for (const SensorInfo& s : program.sensors) read.push_back(s.name);
     EXPECT_EQ(read, entry.sensors) << entry.name;
   }
-  EXPECT_EQ(names.size(), 14u);
+  EXPECT_EQ(names.size(), 15u);
   EXPECT_EQ(lib::findProgram("frobnicate"), nullptr);
 }
 
@@ -78,6 +78,9 @@ TYPED_TEST(Programs, GossipAndBroadcastAndCollectOnAGrid) {
   // Split along many paths, the parts add up to the same sum, to rounding.
   const auto weighted = stable<TypeParam>("collect-weighted", net);
   EXPECT_NEAR(weighted[0], double(n * (n - 1) / 2), 1e-9 * double(n * n));
+  // Equal parts to every neighbor one hop nearer: the same sum, to rounding.
+  const auto multiPath = stable<TypeParam>("collect-multipath", net);
+  EXPECT_NEAR(multiPath[0], double(n * (n - 1) / 2), 1e-12 * double(n * n));
 }
 
 TYPED_TEST(Programs, SettingsAreCheckedByName) {

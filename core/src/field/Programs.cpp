@@ -159,6 +159,17 @@ const std::vector<LibraryProgram>& programs() {
            return collectWeighted(p, distance, radius, value(p));
          });
        }},
+      {"collect-multipath",
+       "the sum of value at the sources, by multi-path collection down the hop gradient (FCPP's "
+       "mp_collection: equal parts to every neighbor one hop nearer)",
+       {"source", "value"},
+       {},
+       [](const NetworkFacts&, const ProgramSettings&) {
+         return traced("collect-multipath", [](Program& p) {
+           const Field<double> hops = hopGradient(p, source(p));
+           return collectMultiPathSum(p, hops, value(p));
+         });
+       }},
       {"bis-gradient",
        "distance to the nearest source, healing at the network's information speed (BIS; "
        "speed: the longest edge per unit of time)",

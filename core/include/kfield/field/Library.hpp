@@ -154,6 +154,52 @@ inline Field<double> collectWeighted(Program& p, const Field<double>& distance, 
   });
 }
 
+// C, multi-path (FCPP's mp_collection): a device collects value together with what its
+// neighbors farther from the source sent it, and sends the neighbors nearer the source a part
+// each. With a sum, the parts are equal (what it collected over how many are nearer; all of
+// it where none is), so nothing is counted twice and the flow settles at the sum over the
+// devices that reach each source; with min or max (idempotent) every part is the whole.
+// Unlike the single path (collectSum), a device's value goes down every way the gradient
+// descends at once, so one failing link does not cut it off. No lists or sets travel: one
+// double per device per round. distance: to the source (a gradient).
+//
+// The generic block: combine(child, sent) gives what a device collects (child: which
+// neighbors are farther from the source; sent: what each sent it last round), and
+// divide(collected, nearer) what it sends each of the `nearer` neighbors nearer the source.
+template <class Combine, class Divide>
+Field<double> collectMultiPath(Program& p, const char* name, const Field<double>& distance,
+                               Combine&& combine, Divide&& divide) {
+  return p.aggregate(name, [&] {
+    const NbrField<double> theirs = p.neighbors(distance);
+    const Field<double> nearer = p.mux(theirs < distance, 1.0, 0.0).excludeSelf().sum();
+    Field<double> collected = distance;  // set inside the share: what it collected this round
+    p.share(0.0, [&](const NbrField<double>& sent) {
+      collected = combine(theirs > distance, sent);
+      return divide(collected, nearer);
+    });
+    return collected;
+  });
+}
+
+inline Field<double> collectMultiPathSum(Program& p, const Field<double>& distance,
+                                         const Field<double>& value) {
+  return collectMultiPath(p, "collectMultiPathSum", distance, [&](const auto& child, const auto& sent) {
+    return value + p.mux(child, sent, 0.0).excludeSelf().sum();
+  }, [&](const Field<double>& collected, const Field<double>& nearer) { return collected / max(nearer, p.constant(1.0)); });
+}
+inline Field<double> collectMultiPathMin(Program& p, const Field<double>& distance,
+                                         const Field<double>& value) {
+  return collectMultiPath(p, "collectMultiPathMin", distance, [&](const auto& child, const auto& sent) {
+    return min(value, p.mux(child, sent, kInfinity).excludeSelf().min());
+  }, [](const Field<double>& collected, const Field<double>&) { return collected; });
+}
+inline Field<double> collectMultiPathMax(Program& p, const Field<double>& distance,
+                                         const Field<double>& value) {
+  return collectMultiPath(p, "collectMultiPathMax", distance, [&](const auto& child, const auto& sent) {
+    return max(value, p.mux(child, sent, -kInfinity).excludeSelf().max());
+  }, [](const Field<double>& collected, const Field<double>&) { return collected; });
+}
+
 // S: sparse choice. A device leads when its id is the smallest within `radius` hops, so
 // leaders are more than `radius` hops apart (radius levels of neighbor minima, traced one by
 // one: each settles one round after the one below). Returns the id of the nearest leader by

@@ -234,6 +234,14 @@ class Program {
                        nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, otherwise),
                        cond.excludesSelf() || a.excludesSelf());
   }
+  // Two constants: counts of the entries where cond holds, with a sum (mux(cond, 1.0, 0.0)).
+  template <class T>
+  NbrField<T> mux(const NbrField<bool>& cond, T a, T b) {
+    const std::int32_t yes = nbrLocal(impl::Operand{-1, static_cast<double>(a)});
+    const std::int32_t otherwise = nbrLocal(impl::Operand{-1, static_cast<double>(b)});
+    return NbrField<T>(this, nbrCombine(impl::EntryCode::Mux, cond.expression_, yes, otherwise),
+                       cond.excludesSelf());
+  }
   template <class T>
   NbrField<T> mux(const NbrField<bool>& cond, const NbrField<T>& a, const NbrField<T>& b) {
     return NbrField<T>(this,
