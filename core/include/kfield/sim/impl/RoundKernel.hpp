@@ -334,148 +334,7 @@ struct RoundKernel {
   template <bool kEveryoneFires>
   KOKKOS_INLINE_FUNCTION void perDeviceOps(const Team& team, const Op& op, double* scratch,
                                            std::int64_t stride, std::int64_t first,
-                                           std::int64_t count) const {
-    const auto firesNow = [&](std::int64_t d, std::int64_t s) {
-      return kEveryoneFires || fires(d, s);
-    };
-    const auto firedAlready = [&](std::int64_t d, std::int64_t s) {
-      return kEveryoneFires || firedBefore(d, s);
-    };
-    // A lockstep step with the clock per sample: a call keyed only by the clock has key 1 on
-    // every device, as its key and presence rows already say (runLockstep), so it runs unkeyed.
-    const bool keyed = op.keyed != 0 && !(kEveryoneFires && sampleClock.extent(0) > 0 &&
-                                          op.keyed == kKeyedByClock);
-    double* out = op.out >= 0 ? scratch + op.out * stride : nullptr;
-    const std::int64_t base = op.plane * devices;
-    auto each = [&](const auto& f) { forDevices(team, first, count, f); };
-    // Operand a: a slot (nearly always) or a constant, decided once per op.
-    const double* aSlot = op.a.slot >= 0 ? scratch + op.a.slot * stride : nullptr;
-    const double aConstant = op.a.constant;
-    auto withA = [&](const auto& f) {
-      if (aSlot) return f([=](std::int64_t e) { return aSlot[e]; });
-      return f([=](std::int64_t) { return aConstant; });
-    };
-    const bool track = changed.extent(0) > 0;
-    switch (op.code) {
-      case OpCode::Sense: {
-        const PlaneRows sensor = rows(planes.sensors, base);
-        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { out[e] = sensor(d, s); });
-      }
-      case OpCode::Uid:
-        return each([&](std::int64_t d, std::int64_t, std::int64_t e) {
-          out[e] = net.ids.extent(0) > 0 ? double(net.ids(d)) : double(d);
-        });
-      case OpCode::Time:
-      case OpCode::DeltaTime: {
-        const bool delta = op.code == OpCode::DeltaTime;
-        if (clockRow < 0) {
-          return each([&](std::int64_t, std::int64_t s, std::int64_t e) {
-            out[e] = delta ? (roundOf(s) > 0.0 ? 1.0 : 0.0) : roundOf(s);
-          });
-        }
-        if (sampleClock.extent(0) > 0) {  // every device has fired before: no NaN
-          return each([&](std::int64_t, std::int64_t s, std::int64_t e) {
-            const double t = sampleClock(s);
-            out[e] = !delta ? t : t - sampleClock(live + s);
-          });
-        }
-        const PlaneRows now = rows(planes.states, clockRow + devices),
-                        last = rows(planes.states, clockRow + 2 * devices);
-        return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-          const double t = now(d, s), before = last(d, s);
-          out[e] = !delta ? t : before == before ? t - before : 0.0;
-        });
-      }
-      case OpCode::RememberRead: {
-        const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
-        return withA([&](const auto& a) {
-          if (keyed) {
-            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-              const double k = keyOf(op, scratch, stride, e);
-              out[e] = k != 0.0 && key(d, s) == k && firedAlready(d, s) ? state(d, s) : a(e);
-            });
-          }
-          return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            out[e] = fresh(s) == 0 ? state(d, s) : a(e);
-          });
-        });
-      }
-      case OpCode::ShareRead: {
-        const PlaneRows prev = rows(planes.exportsPrev, base),
-                        was = rows(planes.presencePrev, base), now = rows(planes.presenceNow, base);
-        return withA([&](const auto& a) {
-          if (keyed) {
-            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-              const double k = keyOf(op, scratch, stride, e);
-              now(d, s) = firesNow(d, s) ? k : was(d, s);  // this round's folds check alignment against it
-              out[e] = k != 0.0 && was(d, s) == k && firedAlready(d, s) ? prev(d, s) : a(e);
-            });
-          }
-          return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            out[e] = fresh(s) == 0 ? prev(d, s) : a(e);
-          });
-        });
-      }
-      case OpCode::RememberWrite: {
-        const PlaneRows state = rows(planes.states, base), key = rows(planes.stateKeys, base);
-        return withA([&](const auto& a) {
-          if (kEveryoneFires && !track) {
-            if (!keyed) {
-              return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { state(d, s) = a(e); });
-            }
-            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-              state(d, s) = a(e);
-              key(d, s) = keyOf(op, scratch, stride, e);
-            });
-          }
-          each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            if (!firesNow(d, s)) return;
-            if (track) noteChange(state(d, s), a(e), s);
-            state(d, s) = a(e);
-            if (keyed) key(d, s) = keyOf(op, scratch, stride, e);
-          });
-        });
-      }
-      case OpCode::Export: {
-        const PlaneRows now = rows(planes.exportsNow, base), prev = rows(planes.exportsPrev, base),
-                        present = rows(planes.presenceNow, base);
-        return withA([&](const auto& a) {
-          if (!track && !keyed) {  // the common case: a plain store
-            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) { now(d, s) = a(e); });
-          }
-          if (kEveryoneFires && !track) {
-            return each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-              now(d, s) = a(e);
-              present(d, s) = keyOf(op, scratch, stride, e);
-            });
-          }
-          const PlaneRows was = rows(planes.presencePrev, base);
-          each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            if (!firesNow(d, s)) {  // keeps what it last sent
-              now(d, s) = prev(d, s);
-              if (keyed) present(d, s) = was(d, s);
-              return;
-            }
-            if (track) noteChange(prev(d, s), a(e), s);
-            now(d, s) = a(e);
-            if (keyed) present(d, s) = keyOf(op, scratch, stride, e);
-          });
-        });
-      }
-      case OpCode::Output: {
-        if (!writeOutput) return;
-        const PlaneRows result = rows(planes.output, base);  // component op.plane
-        return withA([&](const auto& a) {
-          each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-            if (!firesNow(d, s)) return;
-            if (track) noteChange(result(d, s), a(e), s);
-            result(d, s) = a(e);
-          });
-        });
-      }
-      default: return;
-    }
-  }
+                                           std::int64_t count) const;
 
   // Calls f(operation) with an entry operation on registers a (and b), the field operator of
   // the same name, as a type: a loop over it has nothing left to decide.
@@ -599,29 +458,7 @@ struct RoundKernel {
   // sample) in the same order, with the samples of a row contiguous.
   KOKKOS_INLINE_FUNCTION void fold(const Team& team, const Op& op, double* scratch,
                                    std::int64_t stride, std::int64_t first,
-                                   std::int64_t count) const {
-    const int form = fusedForm(op);
-    withCombine(op.fold, [&](const auto& combine) {
-      if (form == 1) {
-        return neighborFold(team, op, scratch, stride, first, count, combine,
-                            [](double v, std::int64_t) { return v; });
-      }
-      if (form == 2) {
-        const EntryOp &x = entries(op.entryBegin + 1), &b = entries(op.entryBegin + 2);
-        return withBinary(b.code, [&](const auto& binary) {
-          if (x.code == EntryCode::EdgeLength) {
-            const double* length = net.lengths.data();
-            return neighborFold(team, op, scratch, stride, first, count, combine,
-                                [=](double v, std::int64_t k) { return binary(v, length[k]); });
-          }
-          const double c = x.constant;
-          return neighborFold(team, op, scratch, stride, first, count, combine,
-                              [=](double v, std::int64_t) { return binary(v, c); });
-        });
-      }
-      interpretedFold(team, op, scratch, stride, first, count, combine);
-    });
-  }
+                                   std::int64_t count) const;
 
   KOKKOS_INLINE_FUNCTION double initialOf(FoldCode code) const {
     const double inf = math::infinity();
@@ -636,143 +473,20 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION void neighborFold(const Team& team, const Op& op, double* scratch,
                                            std::int64_t stride, std::int64_t first,
                                            std::int64_t count, const Combine& combine,
-                                           const Value& value) const {
-    const double init = initialOf(op.fold);
-    double* out = scratch + op.out * stride;
-    const EntryOp only = entries(op.entryBegin);
-    const std::int64_t row = only.plane * devices;
-    // Everything the neighbor loop needs, in locals: nothing to reload per neighbor.
-    const std::int64_t ps = static_cast<std::int64_t>(planes.exportsPrev.stride(0));
-    const double* prev = planes.exportsPrev.data() + row * ps;
-    const double* now = planes.exportsNow.data() + row * ps;
-    const std::int64_t* offsets = net.offsets.data();
-    const std::int32_t* neighbors = net.neighbors.data();
-    const double* own = only.slot >= 0 ? scratch + only.slot * stride : nullptr;
-    const bool visitSelf = op.excludeSelf == 0 || op.fold == FoldCode::Self;
-    const bool visitOthers = op.fold != FoldCode::Self;
-    // On a Schedule: a neighbor is in the fold when this device hears it and it ran the call
-    // in its last firing (key 1; kKeyedByClock). Once everyone hears everyone, every neighbor
-    // has fired and so ran it: the fold is a synchronous round's.
-    const bool scheduled = clockRow >= 0;
-    const bool clocked = scheduled && !everyoneHeard;
-    const std::int64_t pps = clocked ? static_cast<std::int64_t>(planes.presencePrev.stride(0)) : 0;
-    const double* present = clocked ? planes.presencePrev.data() + row * pps : nullptr;
-    auto inFold = [&](std::int64_t d, std::int64_t j, std::int64_t s) {
-      return heard(d, j, s) && present[j * pps + s] == 1.0;
-    };
-    if (live == 1) {  // the hot case of a single sample, scalar all through
-      const bool others = visitOthers && !(anyFresh && fresh(0) != 0);
-      threads(team, count, [&](std::int64_t dl) {
-        const std::int64_t d = first + dl;
-        double acc = init;
-        // A device that does not fire this step keeps nothing it computes: no need to fold.
-        const std::int64_t end = scheduled && !fires(d, 0) ? offsets[d] : offsets[d + 1];
-        for (std::int64_t k = offsets[d]; k < end; ++k) {
-          const std::int64_t j = neighbors[k];
-          if (j == d) {
-            if (visitSelf) acc = combine(acc, value(own ? own[dl] : now[d * ps], k));
-          } else if (others && (!clocked || inFold(d, j, 0))) {
-            acc = combine(acc, value(prev[j * ps], k));
-          }
-        }
-        out[dl] = acc;
-      });
-      return;
-    }
-    threads(team, count, [&](std::int64_t dl) {
-      const std::int64_t d = first + dl;
-      double* acc = out + dl * live;
-      lanes(team, live, [&](std::int64_t s) { acc[s] = init; });
-      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
-        const std::int64_t j = neighbors[k];
-        const bool self = j == d;
-        if (self ? !visitSelf : !visitOthers) continue;
-        const double* v = !self ? prev + j * ps : own ? own + dl * live : now + d * ps;
-        if (self || (!anyFresh && !clocked)) {
-          combineRow(team, acc, v, combine, value, k);
-        } else if (clocked) {  // heard(d, j, s) over the samples, with its rows in locals
-          const std::int64_t ss = static_cast<std::int64_t>(planes.states.stride(0));
-          const double* time = planes.states.data() + (clockRow + devices + d) * ss;
-          const double* sent = planes.states.data() + (clockRow + 2 * devices + j) * ss;
-          const double* ran = present + j * pps;
-          const double keep = retain;
-          lanes(team, live, [&](std::int64_t s) {
-            const bool in = time[s] - sent[s] <= keep && ran[s] == 1.0;  // NaN: not fired
-            const double x = combine(acc[s], value(v[s], k));
-            acc[s] = in ? x : acc[s];
-          });
-        } else {
-          lanes(team, live, [&](std::int64_t s) {
-            if (fresh(s) == 0) acc[s] = combine(acc[s], value(v[s], k));
-          });
-        }
-      }
-    });
-  }
+                                           const Value& value) const;
 
   // acc[s] = combine(acc[s], value(v[s], k)) over the live samples; acc and v never overlap
   // (a fold's output slot is none of its inputs).
   template <class Combine, class Value>
   KOKKOS_INLINE_FUNCTION void combineRow(const Team& team, double* KOKKOS_RESTRICT acc,
                                          const double* KOKKOS_RESTRICT v, const Combine& combine,
-                                         const Value& value, std::int64_t k) const {
-    if constexpr (RoundTuning<ExecSpace>::kTeamLanes) {
-      lanes(team, live, [&](std::int64_t s) { acc[s] = combine(acc[s], value(v[s], k)); });
-    } else {
-      (void)team;
-      const std::int64_t n = live;
-      for (std::int64_t s = 0; s < n; ++s) acc[s] = combine(acc[s], value(v[s], k));
-    }
-  }
+                                         const Value& value, std::int64_t k) const;
 
   // Any other entry program, interpreted per (neighbor, sample).
   template <class Combine>
   KOKKOS_INLINE_FUNCTION void interpretedFold(const Team& team, const Op& op, double* scratch,
                                               std::int64_t stride, std::int64_t first,
-                                              std::int64_t count, const Combine& combine) const {
-    const double init = initialOf(op.fold);
-    double* out = scratch + op.out * stride;
-    if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {  // host: a block of entries at once
-      (void)team;
-      const bool keyed = readsAnyPresence(op);
-      for (std::int64_t dl = 0; dl < count; ++dl) {
-        const std::int64_t d = first + dl;
-        double* acc = out + dl * live;
-        for (std::int64_t s = 0; s < live; ++s) acc[s] = init;
-        EntryBlock block;
-        auto fold = [&] {
-          const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
-          for (int i = 0; i < block.size; ++i) acc[block.s[i]] = combine(acc[block.s[i]], v[i]);
-          block.size = 0;
-        };
-        for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
-          const std::int64_t j = net.neighbors(k);
-          const bool self = j == d;
-          if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
-          for (std::int64_t s = 0; s < live; ++s) {
-            if (!self && (keyed ? !aligned(op, d, j, s) : fresh(s) != 0)) continue;
-            if (block.add(k, j, s)) fold();
-          }
-        }
-        if (block.size > 0) fold();
-      }
-      return;
-    }
-    threads(team, count, [&](std::int64_t dl) {
-      const std::int64_t d = first + dl;
-      double* acc = out + dl * live;
-      lanes(team, live, [&](std::int64_t s) { acc[s] = init; });
-      for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
-        const std::int64_t j = net.neighbors(k);
-        const bool self = j == d;
-        if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
-        lanes(team, live, [&](std::int64_t s) {
-          if (!self && !aligned(op, d, j, s)) return;
-          acc[s] = combine(acc[s], entryValue(op, scratch, stride, d, j, k, s, dl * live + s));
-        });
-      }
-    });
-  }
+                                              std::int64_t count, const Combine& combine) const;
 
   // Does the entry program check any presence key (a conditional export or exchange)?
   KOKKOS_INLINE_FUNCTION bool readsAnyPresence(const Op& op) const {
@@ -791,71 +505,8 @@ struct RoundKernel {
   // it is aligned for the exports of components 0 to k.
   KOKKOS_INLINE_FUNCTION void lexicographicFold(const Team& team, int index, double* scratch,
                                                 std::int64_t stride, std::int64_t first,
-                                                std::int64_t count) const {
-    const Op& op = ops(index);
-    const int width = op.lexicographic;
-    const bool isMax = op.fold == FoldCode::Max;
-    const double init = initialOf(op.fold);
-    int form[kMaxLexicographicComponents];
-    bool keyed = false;
-    for (int c = 0; c < width; ++c) {
-      const Op& part = ops(index + c);
-      form[c] = fusedForm(part);
-      for (int r = 0; r < part.entryCount; ++r) {
-        const EntryOp& x = entries(part.entryBegin + r);
-        keyed = keyed || readsPresence(x) || clockRow >= 0;
-      }
-    }
-    if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {
-      bool fused = !keyed && !anyFresh && width <= 4;
-      for (int c = 0; c < width; ++c) fused = fused && form[c] != 0;
-      if (fused) {
-        (void)team;
-        if (width == 2) return fusedLexicographicFold<2>(index, scratch, stride, first, count);
-        if (width == 3) return fusedLexicographicFold<3>(index, scratch, stride, first, count);
-        return fusedLexicographicFold<4>(index, scratch, stride, first, count);
-      }
-    }
-    threads(team, count, [&](std::int64_t dl) {
-      const std::int64_t d = first + dl;
-      lanes(team, live, [&](std::int64_t s) {
-        for (int c = 0; c < width; ++c) scratch[ops(index + c).out * stride + dl * live + s] = init;
-      });
-      for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
-        const std::int64_t j = net.neighbors(k);
-        const bool self = j == d;
-        if (self && op.excludeSelf != 0) continue;
-        lanes(team, live, [&](std::int64_t s) {
-          const std::int64_t e = dl * live + s;
-          const int reach = self                ? width
-                            : fresh(s) != 0     ? 0
-                            : keyed             ? alignedComponents(index, width, d, j, s)
-                                                : width;
-          bool replaced = false;
-          for (int c = 0; c < reach; ++c) {
-            const Op& part = ops(index + c);
-            const double v = componentValue(part, form[c], scratch, stride, d, j, k, s, e);
-            double& best = scratch[part.out * stride + e];
-            if (replaced) {
-              best = isMax ? (init < v ? v : init) : (v < init ? v : init);
-            } else if (isMax ? best < v : v < best) {
-              best = v;
-              replaced = true;
-            } else if (!(v == best)) {
-              return;
-            }
-          }
-          for (int c = reach; replaced && c < width; ++c) scratch[ops(index + c).out * stride + e] = init;
-        });
-      }
-    });
-  }
+                                                std::int64_t count) const;
 
-  // The common case on host backends: every component a neighbor's unconditional export (op
-  // an edge length or a constant), no sample in its first round, 2 to 4 components. The
-  // neighbor loop reads everything from locals; a component's entries are formed for a block
-  // of samples, then merged without a branch, so both sample loops vectorise. One sample:
-  // the results stay in registers.
   // What the fused lexicographic fold's loops read, in locals.
   template <int W>
   struct LexicographicParts {
@@ -880,27 +531,7 @@ struct RoundKernel {
 
   template <int W>
   KOKKOS_INLINE_FUNCTION LexicographicParts<W> lexicographicParts(int index, double* scratch,
-                                                                  std::int64_t stride) const {
-    LexicographicParts<W> p;
-    const Op& op = ops(index);
-    p.isMax = op.fold == FoldCode::Max;
-    p.excludeSelf = op.excludeSelf != 0;
-    p.init = initialOf(op.fold);
-    p.ps = static_cast<std::int64_t>(planes.exportsPrev.stride(0));
-    for (int c = 0; c < W; ++c) {
-      const Op& part = ops(index + c);
-      const EntryOp& v = entries(part.entryBegin);
-      p.prev[c] = planes.exportsPrev.data() + v.plane * devices * p.ps;
-      p.now[c] = planes.exportsNow.data() + v.plane * devices * p.ps;
-      p.own[c] = v.slot >= 0 ? scratch + v.slot * stride : nullptr;
-      p.out[c] = scratch + part.out * stride;
-      const bool binary = part.entryCount == 3;
-      p.code[c] = binary ? entries(part.entryBegin + 2).code : EntryCode::Neighbor;
-      p.edge[c] = binary && entries(part.entryBegin + 1).code == EntryCode::EdgeLength;
-      p.constant[c] = binary ? entries(part.entryBegin + 1).constant : 0.0;
-    }
-    return p;
-  }
+                                                                  std::int64_t stride) const;
 
   // The common case on host backends: every component a neighbor's unconditional export (op
   // an edge length or a constant), no sample in its first round, 2 to 4 components. The
@@ -908,104 +539,13 @@ struct RoundKernel {
   // each entry merged without a branch.
   template <int W>
   KOKKOS_INLINE_FUNCTION void fusedLexicographicFold(int index, double* scratch, std::int64_t stride,
-                              std::int64_t first, std::int64_t count) const {
-    const LexicographicParts<W> p = lexicographicParts<W>(index, scratch, stride);
-    if (live > 1) return fusedLexicographicFoldSamples(p, first, count);
-    const std::int64_t* offsets = net.offsets.data();
-    const std::int32_t* neighbors = net.neighbors.data();
-    const double* lengths = net.lengths.data();
-    for (std::int64_t dl = 0; dl < count; ++dl) {
-      const std::int64_t d = first + dl;
-      double best[W];
-      for (int c = 0; c < W; ++c) best[c] = p.init;
-      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
-        const std::int64_t j = neighbors[k];
-        const bool self = j == d;
-        if (self && p.excludeSelf) continue;
-        const double length = lengths != nullptr ? lengths[k] : 0.0;
-        bool replaced = false, tied = true;
-        for (int c = 0; c < W; ++c) {  // best after one more entry, from the first better one
-          const double v = p.form(c, !self ? p.prev[c][j * p.ps] : p.own[c] ? p.own[c][dl] : p.now[c][d * p.ps],
-                                  length);
-          const bool better = tied && (p.isMax ? best[c] < v : v < best[c]);
-          const double reset = p.isMax ? (p.init < v ? v : p.init) : (v < p.init ? v : p.init);
-          tied = tied && v == best[c];
-          best[c] = replaced ? reset : better ? v : best[c];
-          replaced = replaced || better;
-        }
-      }
-      for (int c = 0; c < W; ++c) p.out[c][dl] = best[c];
-    }
-  }
+                              std::int64_t first, std::int64_t count) const;
 
   // Several samples: a component's entries are formed for a block of samples, then merged a
   // component at a time without a branch, so both sample loops vectorise.
   template <int W>
   KOKKOS_INLINE_FUNCTION void fusedLexicographicFoldSamples(const LexicographicParts<W>& p, std::int64_t first,
-                                     std::int64_t count) const {
-    constexpr std::int64_t kBlock = 64;
-    const std::int64_t* offsets = net.offsets.data();
-    const std::int32_t* neighbors = net.neighbors.data();
-    const double* lengths = net.lengths.data();
-    const std::int64_t n = live, ps = p.ps;
-    const double init = p.init;
-    for (std::int64_t dl = 0; dl < count; ++dl) {
-      const std::int64_t d = first + dl;
-      for (int c = 0; c < W; ++c) {
-        double* o = p.out[c] + dl * n;
-        for (std::int64_t s = 0; s < n; ++s) o[s] = init;
-      }
-      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
-        const std::int64_t j = neighbors[k];
-        const bool self = j == d;
-        if (self && p.excludeSelf) continue;
-        const double length = lengths != nullptr ? lengths[k] : 0.0;
-        for (std::int64_t s0 = 0; s0 < n; s0 += kBlock) {
-          const std::int64_t m = n - s0 < kBlock ? n - s0 : kBlock;
-          double formed[W][kBlock];
-          const double* v[W];  // the entries: the export itself, or formed from it
-          for (int c = 0; c < W; ++c) {
-            const double* x = !self ? p.prev[c] + j * ps + s0
-                              : p.own[c] ? p.own[c] + dl * n + s0
-                                       : p.now[c] + d * ps + s0;
-            const double y = p.edge[c] ? length : p.constant[c];
-            double* vc = formed[c];
-            v[c] = p.code[c] == EntryCode::Neighbor ? x : vc;
-            switch (p.code[c]) {  // one loop per form, nothing decided inside
-              case EntryCode::Neighbor: break;
-              case EntryCode::Add:
-                for (std::int64_t s = 0; s < m; ++s) vc[s] = x[s] + y;
-                break;
-              default:
-                for (std::int64_t s = 0; s < m; ++s) vc[s] = entryOperation(p.code[c], x[s], y);
-            }
-          }
-          // merge, a component at a time over the block (int64 flags: vectorised with the
-          // doubles they select).
-          std::int64_t replaced[kBlock], tied[kBlock];
-          for (std::int64_t s = 0; s < m; ++s) replaced[s] = 0, tied[s] = 1;
-          for (int c = 0; c < W; ++c) {
-            double* KOKKOS_RESTRICT o = p.out[c] + dl * n + s0;
-            const double* KOKKOS_RESTRICT x = v[c];
-            auto merge = [&](const auto& better) {  // better(entry, best): a strict order
-              for (std::int64_t s = 0; s < m; ++s) {
-                const double best = o[s], e = x[s];
-                const std::int64_t improves = tied[s] & std::int64_t(better(e, best));
-                tied[s] &= std::int64_t(e == best);
-                o[s] = replaced[s] ? (better(e, init) ? e : init) : improves ? e : best;
-                replaced[s] |= improves;
-              }
-            };
-            if (p.isMax) {
-              merge([](double e, double best) { return best < e; });
-            } else {
-              merge([](double e, double best) { return e < best; });
-            }
-          }
-        }
-      }
-    }
-  }
+                                     std::int64_t count) const;
 
   // How many leading components of a lexicographic fold neighbor j is aligned with.
   KOKKOS_INLINE_FUNCTION int alignedComponents(int index, int width, std::int64_t d,
@@ -1021,101 +561,19 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION double componentValue(const Op& part, int form, const double* scratch,
                                                std::int64_t stride, std::int64_t d,
                                                std::int64_t j, std::int64_t k, std::int64_t s,
-                                               std::int64_t e) const {
-    if (form == 0) return entryValue(part, scratch, stride, d, j, k, s, e);
-    const EntryOp& v = entries(part.entryBegin);
-    const std::int64_t row = v.plane * devices;
-    const double x = j != d        ? planes.exportsPrev(row + j, s)
-                     : v.slot >= 0 ? scratch[v.slot * stride + e]
-                                   : planes.exportsNow(row + d, s);
-    if (form == 1) return x;
-    const EntryOp &operand = entries(part.entryBegin + 1), &op = entries(part.entryBegin + 2);
-    return entryOperation(op.code, x,
-                          operand.code == EntryCode::EdgeLength ? net.lengths(k) : operand.constant);
-  }
+                                               std::int64_t e) const;
 
   // The export row of neighbor j that entry x reads: its plane's, or inside a spawn's
   // process the row of the copy (slot) where j ran the same process last round; -1 if none.
   KOKKOS_INLINE_FUNCTION std::int64_t neighborRow(const EntryOp& x, std::int64_t d, std::int64_t j,
-                                                  std::int64_t s) const {
-    if (x.copies == 0) return x.plane * devices + j;
-    const double mine = ownKey(x.keyed, x.plane, d, s);
-    if (mine == 0.0) return -1;
-    const std::int64_t base = x.plane - x.copy * x.copyStride;
-    for (int q = 0; q < x.copies; ++q) {
-      const std::int64_t row = (base + q * x.copyStride) * devices + j;
-      if (planes.presencePrev(row, s) == mine) return row;
-    }
-    return -1;
-  }
+                                                  std::int64_t s) const;
 
   // The key of a spawn's slot (OpCode::SpawnKey). Keys are whole numbers >= 0; a live one
   // stays in its slot, and the free slots take the new keys (launched here, or spread by an
   // aligned neighbor last round, not held here) smallest first. The slot-0 op notes an overflow.
   KOKKOS_INLINE_FUNCTION void spawnKey(const Team& team, const Op& op, double* scratch,
                                        std::int64_t stride, std::int64_t first,
-                                       std::int64_t count) const {
-    double* out = scratch + op.out * stride;
-    const double* launch = op.a.slot >= 0 ? scratch + op.a.slot * stride : nullptr;
-    forDevices(team, first, count, [&](std::int64_t d, std::int64_t s, std::int64_t e) {
-      const double k = keyOf(op, scratch, stride, e);
-      double held[kMaxProcesses];
-      int free = 0, rank = -1;
-      for (int t = 0; t < op.width; ++t) {
-        const std::int64_t row = (op.state + t) * devices + d;
-        const bool kept = op.keyed ? k != 0.0 && planes.stateKeys(row, s) == k && firedBefore(d, s)
-                                   : fresh(s) == 0;
-        held[t] = kept ? planes.states(row, s) : -1.0;
-        if (!(held[t] >= 0.0)) {
-          held[t] = -1.0;
-          if (t == op.slot) rank = free;
-          ++free;
-        }
-      }
-      // Slot 0's op counts the new keys even when its own slot is taken: more new keys than
-      // free slots is an overflow, whichever slots are free.
-      const bool counts = op.slot == 0 && overflow.extent(0) > 0 && fires(d, s);
-      if (rank < 0 && !counts) {  // a live process keeps its slot
-        out[e] = held[op.slot];
-        return;
-      }
-      const double launched = launch ? launch[e] : op.a.constant;
-      const bool others = fresh(s) == 0 && k != 0.0;
-      // The smallest new key above `after` (+inf: none).
-      auto next = [&](double after) {
-        double best = math::infinity();
-        auto consider = [&](double c) {
-          if (!(c >= 0.0) || !(c > after) || !(c < best)) return;
-          for (int t = 0; t < op.width; ++t) {
-            if (held[t] == c) return;
-          }
-          best = c;
-        };
-        if (k != 0.0) consider(launched);
-        for (std::int64_t n = net.offsets(d); others && n < net.offsets(d + 1); ++n) {
-          const std::int64_t j = net.neighbors(n);
-          if (j == d || (clockRow >= 0 && !heard(d, j, s))) continue;
-          for (int t = 0; t < op.width; ++t) {
-            const std::int64_t row = (op.plane + t) * devices + j;
-            if (op.keyed && planes.presencePrev(row, s) != k) continue;
-            consider(planes.exportsPrev(row, s));
-          }
-        }
-        return best;
-      };
-      double key = -1.0;
-      int found = 0;
-      for (double at = next(-1.0); at < math::infinity(); at = next(at)) {
-        if (found == rank) key = at;
-        ++found;
-        if (op.slot > 0 && found > rank) break;  // only slot 0's op counts them all
-      }
-      out[e] = rank < 0 ? held[op.slot] : key;
-      if (counts && found > free) {
-        Kokkos::atomic_fetch_min(&overflow(op.spawn * static_cast<std::int64_t>(fresh.extent(0)) + s), d);
-      }
-    });
-  }
+                                       std::int64_t count) const;
 
   // The row of what neighbor j sent this device last round, read at entry k (d hears j).
   KOKKOS_INLINE_FUNCTION std::int64_t receivedRow(const EntryOp& x, std::int64_t k) const {
@@ -1137,126 +595,18 @@ struct RoundKernel {
   // each neighbor, to the edge plane at the neighbor's entry (the own entry where not aligned).
   KOKKOS_INLINE_FUNCTION void exchangeSend(const Team& team, const Op& op, double* scratch,
                                            std::int64_t stride, std::int64_t first,
-                                           std::int64_t count) const {
-    const bool track = changed.extent(0) > 0;
-    const std::int64_t row = op.plane * devices;
-    const std::int64_t edges = planes.edgeRow + op.edge * static_cast<std::int64_t>(net.neighbors.extent(0));
-    if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {  // host: the neighbors' entries a block at once
-      (void)team;
-      const bool keyed = op.keyed != 0 || readsAnyPresence(op);
-      for (std::int64_t dl = 0; dl < count; ++dl) {
-        const std::int64_t d = first + dl;
-        const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
-        std::int64_t self = begin;
-        while (self < end && net.neighbors(self) != d) ++self;
-        EntryBlock block;
-        auto keep = [&] {  // the own entries
-          const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
-          for (int i = 0; i < block.size; ++i) {
-            const std::int64_t s = block.s[i];
-            if (track) noteChange(planes.exportsPrev(row + d, s), v[i], s);
-            planes.exportsNow(row + d, s) = v[i];
-            if (op.keyed) planes.presenceNow(row + d, s) = keyOf(op, scratch, stride, dl * live + s);
-          }
-          block.size = 0;
-        };
-        for (std::int64_t s = 0; s < live; ++s) {
-          if (!fires(d, s)) {  // keeps what it last sent, to itself and to each neighbor
-            planes.exportsNow(row + d, s) = planes.exportsPrev(row + d, s);
-            if (op.keyed) planes.presenceNow(row + d, s) = planes.presencePrev(row + d, s);
-            for (std::int64_t k = begin; k < end; ++k) {
-              planes.exportsNow(edges + k, s) = planes.exportsPrev(edges + k, s);
-            }
-          } else if (block.add(self, d, s)) {
-            keep();
-          }
-        }
-        if (block.size > 0) keep();
-        auto write = [&](std::int64_t k, std::int64_t s, double v) {
-          if (track) noteChange(planes.exportsPrev(edges + k, s), v, s);
-          planes.exportsNow(edges + k, s) = v;
-        };
-        auto send = [&] {
-          const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
-          for (int i = 0; i < block.size; ++i) write(block.k[i], block.s[i], v[i]);
-          block.size = 0;
-        };
-        for (std::int64_t k = begin; k < end; ++k) {
-          const std::int64_t j = net.neighbors(k);
-          for (std::int64_t s = 0; s < live; ++s) {
-            if (!fires(d, s)) continue;
-            const bool to = j != d && (keyed ? sendsTo(op, d, j, s) : fresh(s) == 0);
-            if (!to) {
-              write(k, s, planes.exportsNow(row + d, s));  // the own entry
-            } else if (block.add(k, j, s)) {
-              send();
-            }
-          }
-        }
-        if (block.size > 0) send();
-      }
-      return;
-    }
-    threads(team, count, [&](std::int64_t dl) {
-      const std::int64_t d = first + dl;
-      const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
-      std::int64_t self = begin;
-      while (self < end && net.neighbors(self) != d) ++self;
-      lanes(team, live, [&](std::int64_t s) {
-        if (!fires(d, s)) {  // keeps what it last sent, to itself and to each neighbor
-          planes.exportsNow(row + d, s) = planes.exportsPrev(row + d, s);
-          if (op.keyed) planes.presenceNow(row + d, s) = planes.presencePrev(row + d, s);
-          for (std::int64_t k = begin; k < end; ++k) {
-            planes.exportsNow(edges + k, s) = planes.exportsPrev(edges + k, s);
-          }
-          return;
-        }
-        const std::int64_t e = dl * live + s;
-        const double own = entryValue(op, scratch, stride, d, d, self, s, e);
-        if (track) noteChange(planes.exportsPrev(row + d, s), own, s);
-        planes.exportsNow(row + d, s) = own;
-        if (op.keyed) planes.presenceNow(row + d, s) = keyOf(op, scratch, stride, e);
-        for (std::int64_t k = begin; k < end; ++k) {
-          const std::int64_t j = net.neighbors(k);
-          const double v = j != d && sendsTo(op, d, j, s) ? entryValue(op, scratch, stride, d, j, k, s, e) : own;
-          if (track) noteChange(planes.exportsPrev(edges + k, s), v, s);
-          planes.exportsNow(edges + k, s) = v;
-        }
-      });
-    });
-  }
+                                           std::int64_t count) const;
 
   KOKKOS_INLINE_FUNCTION double entryValue(const Op& op, const double* scratch, std::int64_t stride,
                                            std::int64_t d, std::int64_t j, std::int64_t k,
-                                           std::int64_t s, std::int64_t e) const {
-    double reg[kMaxEntryOps];
-    for (int r = 0; r < op.entryCount; ++r) {
-      const EntryOp& x = entries(op.entryBegin + r);
-      switch (x.code) {
-        case EntryCode::Neighbor: {
-          if (j != d) {
-            const std::int64_t row = neighborRow(x, d, j, s);
-            reg[r] = row >= 0 ? planes.exportsPrev(row, s) : 0.0;
-          } else {
-            reg[r] = x.slot >= 0 ? scratch[x.slot * stride + e] : planes.exportsNow(x.plane * devices + d, s);
-          }
-          break;
-        }
-        case EntryCode::Received:
-          reg[r] = j != d ? planes.exportsPrev(receivedRow(x, k), s) : scratch[x.slot * stride + e];
-          break;
-        case EntryCode::EdgeLength: reg[r] = net.lengths(k); break;
-        case EntryCode::Lag: reg[r] = lag(d, j, s); break;
-        case EntryCode::Local: reg[r] = scratch[x.slot * stride + e]; break;
-        case EntryCode::Constant: reg[r] = x.constant; break;
-        case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;
-        default: reg[r] = entryOperation(x.code, reg[x.a], secondRegister(x, reg));
-      }
-    }
-    return reg[op.entryCount - 1];
-  }
+                                           std::int64_t s, std::int64_t e) const;
 };
 
 }  // namespace kfield::impl
+
+// The definitions of the larger members, a concern per header.
+#include "kfield/sim/impl/RoundDeviceOps.hpp"
+#include "kfield/sim/impl/RoundFolds.hpp"
+#include "kfield/sim/impl/RoundMessages.hpp"
 
 #endif
