@@ -277,6 +277,7 @@ TYPED_TEST(Scheduled, ASensorSwitchesDevicesAsSwitchOnDoes) {
       for (std::int64_t s = 0; s < samples; ++s) sim->sensor("source").set(0, s, true).set(n - 1 - s, s, true);
     }
     bySensor.switchOffBy("failed");
+    SimulationCarry afterPhase1;  // switched as in phase 1
     for (int k = 0; k < 3; ++k) {
       for (std::int64_t d = 0; d < n; ++d) {
         for (std::int64_t s = 0; s < samples; ++s) {
@@ -286,12 +287,27 @@ TYPED_TEST(Scheduled, ASensorSwitchesDevicesAsSwitchOnDoes) {
       }
       bySensor.run(runs[std::size_t(k)]);
       bySwitch.run(runs[std::size_t(k)]);
+      if (k == 1) afterPhase1 = bySwitch.carry();
       const std::string what = "phase " + std::to_string(k) + ", jitter " + std::to_string(schedule.jitter);
       expectSameBits(bySensor.output(), bySwitch.output(), what);
       expectSameBits(bySensor.firings(), bySwitch.firings(), what);
       expectSameBits(bySensor.times(), bySwitch.times(), what);
       expectSameBits(bySensor.carry().states, bySwitch.carry().states, what);
     }
+    // A carry restored under a sensor: the next run switches its devices as the sensor says.
+    // (The sensor is followed before the restore, so only the restore leaves it to follow.)
+    BasicSimulation<TypeParam> restored(program, net, samples, schedule);
+    for (std::int64_t d = 0; d < n; ++d) {
+      for (std::int64_t s = 0; s < samples; ++s) {
+        restored.sensor("source").set(d, s, d == 0 || d == n - 1 - s);
+        restored.sensor("failed").set(d, s, off(2, d, s));
+      }
+    }
+    restored.switchOffBy("failed");
+    restored.restore(afterPhase1);
+    restored.run(runs[2]);
+    expectSameBits(restored.output(), bySensor.output(), "restored");
+    expectSameBits(restored.carry().states, bySensor.carry().states, "restored");
     // The gradient heals around the failed devices: a device on that still reaches a source
     // settles at its hops over the devices on (one cut off from every source counts up).
     bySensor.run(60);

@@ -174,6 +174,7 @@ class BasicSimulation {
     impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "device", device, devices_);
     impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "sample", sample, samples_);
     sensorAt(index, device, sample) = impl::sensorValue(kWho, sensor, device, value);
+    if (index == switchSensor_) switchesStale_ = true;
   }
   // Network::reverseEntries, refused as a program that exchanges sees it.
   static std::vector<std::int64_t> reverseEntries(const TracedProgram& program, const Network& network) {
@@ -260,6 +261,9 @@ class BasicSimulation {
   // call to call, until a device is switched or a carry restored.
   bool allHeard_ = false;
   std::int32_t switchSensor_ = -1;  // switchOffBy's sensor; -1: switchOn's
+  // The switches may differ from the sensor: it was set, or a carry restored, since they
+  // last followed it (a run call then makes them follow it, in one pass).
+  bool switchesStale_ = false;
   void followSwitchSensor();
   // A moving simulation's devices and neighborhoods; after each round (period), moves them and,
   // when due, rebuilds the neighborhoods and moves exchanges' edge planes onto them.
@@ -844,14 +848,17 @@ void BasicSimulation<ExecSpace>::switchOffBy(const std::string& sensor) {
                                     "' is not boolean: a device is off while it reads true");
   }
   switchSensor_ = index;
+  switchesStale_ = true;
   uploadSensors();
   followSwitchSensor();
 }
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::followSwitchSensor() {
-  if (switchSensor_ < 0) return;
-  if (clock().follow(space_, planes_.sensors, switchSensor_ * devices_, samples_) > 0) allHeard_ = false;
+  if (switchSensor_ < 0 || !switchesStale_) return;
+  switchesStale_ = false;
+  const std::int64_t changed = clock().follow(space_, planes_.sensors, switchSensor_ * devices_, samples_);
+  if (changed > 0) allHeard_ = false;
 }
 
 template <class ExecSpace>
@@ -958,6 +965,7 @@ SimulationCarry BasicSimulation<ExecSpace>::carry() const {
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
   allHeard_ = false;  // the carry's clocks may have devices off or not yet fired
+  switchesStale_ = switchSensor_ >= 0;  // the carry's switches, until the next run
   auto check = [&](const HostPlane& from, const Plane<Memory>& to, const char* what) {
     if (from.extent(0) != to.extent(0) || from.extent(1) != to.extent(1)) {
       impl::invalidArgument(kWho, std::string("restore: the carry's ") + what + " are " +
