@@ -16,7 +16,9 @@ namespace kfield::test {
 inline std::vector<double> bfsHops(const Network& net, const std::vector<std::int64_t>& sources,
                                    const std::vector<char>& off = {}) {
   std::vector<double> hops(net.devices(), std::numeric_limits<double>::infinity());
-  auto isOff = [&](std::int64_t d) { return !off.empty() && off[static_cast<std::size_t>(d)] != 0; };
+  auto isOff = [&](std::int64_t d) {
+    return !off.empty() && off[static_cast<std::size_t>(d)] != 0;
+  };
   std::deque<std::int64_t> queue;
   for (auto s : sources) {
     if (!isOff(s)) hops[s] = 0, queue.push_back(s);

@@ -101,7 +101,8 @@ TYPED_TEST(Library, CollectSumsCountsAndExtremesAtTheSource) {
 // same order (round 1 hears no neighbor): what each device collected after `rounds` rounds.
 // sum: equal parts to the nearer neighbors; else the largest value, whole to each.
 std::vector<double> collectMultiPathRef(const Network& net, const std::vector<double>& dist,
-                                        const std::vector<double>& value, bool sum, std::int64_t rounds) {
+                                        const std::vector<double>& value, bool sum,
+                                        std::int64_t rounds) {
   const auto& offsets = net.offsets();
   const auto& neighbors = net.neighbors();
   const std::int64_t n = net.devices();
@@ -141,14 +142,16 @@ TYPED_TEST(Library, CollectMultiPathMatchesAHostLoopAndConservesTheSum) {
     for (const bool sum : {true, false}) {
       const auto build = [sum](Program& p) {
         const Field<double> distance = p.sense<double>("distance"), v = p.sense<double>("value");
-        return sum ? lib::collectMultiPathSum(p, distance, v) : lib::collectMultiPathMax(p, distance, v);
+        return sum ? lib::collectMultiPathSum(p, distance, v)
+                   : lib::collectMultiPathMax(p, distance, v);
       };
       for (const std::int64_t rounds : {1, 2, 5, 90}) {
         const std::vector<double> out = stableOutput<TypeParam>(build, net, sensors, rounds);
         const std::vector<double> expected = collectMultiPathRef(net, dist, value, sum, rounds);
         for (std::int64_t d = 0; d < net.devices(); ++d) {
           ASSERT_EQ(impl::bitsOf(out[d]), impl::bitsOf(expected[d]))
-              << net.description() << ", " << (sum ? "sum" : "max") << ", round " << rounds << ", device " << d;
+              << net.description() << ", " << (sum ? "sum" : "max") << ", round " << rounds
+              << ", device " << d;
         }
         if (rounds < 90) continue;
         if (sum) {
@@ -167,7 +170,8 @@ TYPED_TEST(Library, CollectMultiPathMatchesAHostLoopAndConservesTheSum) {
   const std::vector<double> out = stableOutput<TypeParam>(
       [](Program& p) {
         const Field<bool> source = p.sense<bool>("source");
-        return lib::collectMultiPathMin(p, lib::distanceGradient(p, source), p.sense<double>("value"));
+        return lib::collectMultiPathMin(p, lib::distanceGradient(p, source),
+                                        p.sense<double>("value"));
       },
       net, {{"source", indicator(net.devices(), {3})}, {"value", value}});
   const std::vector<double> hops = bfsHops(net, {3});

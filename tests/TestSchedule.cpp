@@ -272,9 +272,11 @@ TYPED_TEST(Scheduled, ASensorSwitchesDevicesAsSwitchOnDoes) {
   };
   const std::vector<std::vector<std::int64_t>> runs = {{3, 4, 2}, {5, 5, 5}, {2, 6, 4}};
   for (const Schedule& schedule : {Schedule{1.0, 0.6, 9}, Schedule{1.0, 0.0, 9}}) {
-    BasicSimulation<TypeParam> bySensor(program, net, samples, schedule), bySwitch(program, net, samples, schedule);
+    BasicSimulation<TypeParam> bySensor(program, net, samples, schedule),
+        bySwitch(program, net, samples, schedule);
     for (auto* sim : {&bySensor, &bySwitch}) {
-      for (std::int64_t s = 0; s < samples; ++s) sim->sensor("source").set(0, s, true).set(n - 1 - s, s, true);
+      for (std::int64_t s = 0; s < samples; ++s)
+        sim->sensor("source").set(0, s, true).set(n - 1 - s, s, true);
     }
     bySensor.switchOffBy("failed");
     SimulationCarry afterPhase1;  // switched as in phase 1
@@ -288,7 +290,8 @@ TYPED_TEST(Scheduled, ASensorSwitchesDevicesAsSwitchOnDoes) {
       bySensor.run(runs[std::size_t(k)]);
       bySwitch.run(runs[std::size_t(k)]);
       if (k == 1) afterPhase1 = bySwitch.carry();
-      const std::string what = "phase " + std::to_string(k) + ", jitter " + std::to_string(schedule.jitter);
+      const std::string what =
+          "phase " + std::to_string(k) + ", jitter " + std::to_string(schedule.jitter);
       expectSameBits(bySensor.output(), bySwitch.output(), what);
       expectSameBits(bySensor.firings(), bySwitch.firings(), what);
       expectSameBits(bySensor.times(), bySwitch.times(), what);
@@ -508,7 +511,9 @@ TYPED_TEST(Scheduled, BadSchedulesAreRefused) {
   EXPECT_EQ(errorOf([&] { sim.switchOffBy("failed"); }),
             "kfield::Simulation: switchOffBy: program 'hops' reads no sensor named 'failed'");
   const TracedProgram weighted = trace(
-      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")) * p.sense<double>("weight"); },
+      [](Program& p) {
+        return lib::hopGradient(p, p.sense<bool>("source")) * p.sense<double>("weight");
+      },
       "weighted-hops");
   BasicSimulation<TypeParam> byWeight(weighted, net, 1, Schedule{1.0, 0.5, 0});
   EXPECT_EQ(errorOf([&] { byWeight.switchOffBy("weight"); }),

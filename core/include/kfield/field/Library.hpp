@@ -183,21 +183,32 @@ Field<double> collectMultiPath(Program& p, const char* name, const Field<double>
 
 inline Field<double> collectMultiPathSum(Program& p, const Field<double>& distance,
                                          const Field<double>& value) {
-  return collectMultiPath(p, "collectMultiPathSum", distance, [&](const auto& child, const auto& sent) {
-    return value + p.mux(child, sent, 0.0).excludeSelf().sum();
-  }, [&](const Field<double>& collected, const Field<double>& nearer) { return collected / max(nearer, p.constant(1.0)); });
+  return collectMultiPath(
+      p, "collectMultiPathSum", distance,
+      [&](const auto& child, const auto& sent) {
+        return value + p.mux(child, sent, 0.0).excludeSelf().sum();
+      },
+      [&](const Field<double>& collected, const Field<double>& nearer) {
+        return collected / max(nearer, p.constant(1.0));
+      });
 }
 inline Field<double> collectMultiPathMin(Program& p, const Field<double>& distance,
                                          const Field<double>& value) {
-  return collectMultiPath(p, "collectMultiPathMin", distance, [&](const auto& child, const auto& sent) {
-    return min(value, p.mux(child, sent, kInfinity).excludeSelf().min());
-  }, [](const Field<double>& collected, const Field<double>&) { return collected; });
+  return collectMultiPath(
+      p, "collectMultiPathMin", distance,
+      [&](const auto& child, const auto& sent) {
+        return min(value, p.mux(child, sent, kInfinity).excludeSelf().min());
+      },
+      [](const Field<double>& collected, const Field<double>&) { return collected; });
 }
 inline Field<double> collectMultiPathMax(Program& p, const Field<double>& distance,
                                          const Field<double>& value) {
-  return collectMultiPath(p, "collectMultiPathMax", distance, [&](const auto& child, const auto& sent) {
-    return max(value, p.mux(child, sent, -kInfinity).excludeSelf().max());
-  }, [](const Field<double>& collected, const Field<double>&) { return collected; });
+  return collectMultiPath(
+      p, "collectMultiPathMax", distance,
+      [&](const auto& child, const auto& sent) {
+        return max(value, p.mux(child, sent, -kInfinity).excludeSelf().max());
+      },
+      [](const Field<double>& collected, const Field<double>&) { return collected; });
 }
 
 // S: sparse choice. A device leads when its id is the smallest within `radius` hops, so

@@ -835,16 +835,18 @@ void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t samp
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::switchOffBy(const std::string& sensor) {
   if (!schedule_) {
-    impl::invalidArgument(kWho, "switchOffBy: switching devices off and on needs a Schedule "
-                                "(asynchronous devices); this simulation runs synchronous rounds");
+    impl::invalidArgument(kWho,
+                          "switchOffBy: switching devices off and on needs a Schedule "
+                          "(asynchronous devices); this simulation runs synchronous rounds");
   }
   const std::int32_t index = program_.sensorIndex(sensor);
   if (index < 0) {
-    impl::invalidArgument(kWho, "switchOffBy: program '" + program_.name + "' reads no sensor named '" +
-                                    sensor + "'");
+    impl::invalidArgument(kWho, "switchOffBy: program '" + program_.name +
+                                    "' reads no sensor named '" + sensor + "'");
   }
   if (program_.sensors[static_cast<std::size_t>(index)].type != SensorType::Bool) {
-    impl::invalidArgument(kWho, "switchOffBy: sensor '" + sensor + "' of program '" + program_.name +
+    impl::invalidArgument(kWho, "switchOffBy: sensor '" + sensor + "' of program '" +
+                                    program_.name +
                                     "' is not boolean: a device is off while it reads true");
   }
   switchSensor_ = index;
@@ -857,7 +859,8 @@ template <class ExecSpace>
 void BasicSimulation<ExecSpace>::followSwitchSensor() {
   if (switchSensor_ < 0 || !switchesStale_) return;
   switchesStale_ = false;
-  const std::int64_t changed = clock().follow(space_, planes_.sensors, switchSensor_ * devices_, samples_);
+  const std::int64_t changed =
+      clock().follow(space_, planes_.sensors, switchSensor_ * devices_, samples_);
   if (changed > 0) allHeard_ = false;
 }
 
