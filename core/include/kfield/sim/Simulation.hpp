@@ -265,6 +265,13 @@ class BasicSimulation {
   // last followed it (a run call then makes them follow it, in one pass).
   bool switchesStale_ = false;
   void followSwitchSensor();
+  // Refuses switching devices (`what`: the call) without a Schedule.
+  void requireSwitches(const char* what) const {
+    if (schedule_) return;
+    impl::invalidArgument(kWho, std::string(what) +
+                                    ": switching devices off and on needs a Schedule (asynchronous "
+                                    "devices); this simulation runs synchronous rounds");
+  }
   // A moving simulation's devices and neighborhoods; after each round (period), moves them and,
   // when due, rebuilds the neighborhoods and moves exchanges' edge planes onto them.
   std::optional<impl::Mobility<ExecSpace>> mobility_;
@@ -807,10 +814,7 @@ void BasicSimulation<ExecSpace>::runLockstep(std::int64_t live,
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t sample, bool on) {
-  if (!schedule_) {
-    impl::invalidArgument(kWho, "switchOn: switching devices off and on needs a Schedule "
-                                "(asynchronous devices); this simulation runs synchronous rounds");
-  }
+  requireSwitches("switchOn");
   if (switchSensor_ >= 0) {
     impl::invalidArgument(kWho, "switchOn: devices are switched by sensor '" +
                                     program_.sensors[static_cast<std::size_t>(switchSensor_)].name +
@@ -834,11 +838,7 @@ void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t samp
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::switchOffBy(const std::string& sensor) {
-  if (!schedule_) {
-    impl::invalidArgument(kWho,
-                          "switchOffBy: switching devices off and on needs a Schedule "
-                          "(asynchronous devices); this simulation runs synchronous rounds");
-  }
+  requireSwitches("switchOffBy");
   const std::int32_t index = program_.sensorIndex(sensor);
   if (index < 0) {
     impl::invalidArgument(kWho, "switchOffBy: program '" + program_.name +
