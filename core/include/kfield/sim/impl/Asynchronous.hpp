@@ -58,6 +58,7 @@ struct Clock {
   static constexpr int kRows = 4;
   // kTies: fires unless a tie cannot (only while marking); kSilent: a switched-off device's turn
   static constexpr std::uint8_t kFires = 1, kTies = 2, kSilent = 3;
+  static constexpr std::int64_t kChunk = 16;  // sample positions a mark compares at once
 
   Schedule schedule;
   Plane<Memory> states;
@@ -95,6 +96,16 @@ struct Clock {
   // A device's turn: a firing, or a silent one while it is switched off.
   KOKKOS_INLINE_FUNCTION std::uint8_t turn(std::int64_t d, std::int64_t p) const {
     return on(d, p) != 0.0 ? kFires : kSilent;
+  }
+  // Device d's mark at position p (Clock::mark), given its neighbors' earliest next firing:
+  // kFires or kSilent when its own comes first and before the horizon, kTies when a neighbor's
+  // comes at the same time, else 0. Arithmetic, not branches (see mark).
+  KOKKOS_INLINE_FUNCTION std::uint8_t flag(std::int64_t d, std::int64_t p, double earliest,
+                                           double horizon) const {
+    const double t = next(d, p);
+    const int fires = t < horizon && !(earliest < t), ties = earliest == t;
+    const int own = on(d, p) != 0.0 ? kFires : kSilent;
+    return static_cast<std::uint8_t>(fires * (ties * kTies + (1 - ties) * own));
   }
 
   // Marks the devices of the first `live` positions that fire in the next step; returns how
@@ -140,23 +151,48 @@ struct Clock {
       return fired;
     }
     Kokkos::deep_copy(space, tied, 0);
+    const double never = std::numeric_limits<double>::infinity();
+    // A device's neighbors' earliest next firing decides it, found without a branch per
+    // neighbor: whether one comes first is a coin toss under jitter, which a branch would
+    // mispredict. Several samples: each neighbor's clock row over a chunk of them at once.
     Kokkos::parallel_reduce(
         "kfield::sim::clock_mark", pairs,
         KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
-          for (std::int64_t p = 0; p < live; ++p) {
-            const double t = c.next(d, p);
-            std::uint8_t f = t < horizon(p) ? c.turn(d, p) : 0;
-            for (std::int64_t k = c.net.offsets(d); f != 0 && k < c.net.offsets(d + 1); ++k) {
+          const std::int64_t begin = c.net.offsets(d), end = c.net.offsets(d + 1);
+          int ties = 0;
+          if (live == 1) {
+            double earliest = never;
+            for (std::int64_t k = begin; k < end; ++k) {
               const std::int64_t j = c.net.neighbors(k);
-              if (j == d) continue;
-              const double u = c.next(j, p);
-              if (u < t) f = 0;
-              if (u == t) f = kTies;
+              const double u = c.next(j, 0);
+              earliest = j != d && u < earliest ? u : earliest;
             }
-            firing(d, p) = f;
-            if (f == kTies) Kokkos::atomic_exchange(&tied(), 1);
+            const std::uint8_t f = c.flag(d, 0, earliest, horizon(0));
+            firing(d, 0) = f;
+            ties = f == kTies;
             n += f != 0;
           }
+          for (std::int64_t first = 0; live > 1 && first < live; first += kChunk) {
+            const std::int64_t m = live - first < kChunk ? live - first : kChunk;
+            double earliest[kChunk];
+            for (std::int64_t q = 0; q < m; ++q) earliest[q] = never;
+            for (std::int64_t k = begin; k < end; ++k) {
+              const std::int64_t j = c.net.neighbors(k);
+              if (j == d) continue;
+              const double* KOKKOS_RESTRICT u = &c.next(j, first);
+              for (std::int64_t q = 0; q < m; ++q)
+                earliest[q] = u[q] < earliest[q] ? u[q] : earliest[q];
+            }
+            std::int64_t fires = 0;
+            for (std::int64_t q = 0; q < m; ++q) {
+              const std::uint8_t f = c.flag(d, first + q, earliest[q], horizon(first + q));
+              firing(d, first + q) = f;
+              ties |= f == kTies;
+              fires += f != 0;
+            }
+            n += fires;
+          }
+          if (ties != 0) Kokkos::atomic_exchange(&tied(), 1);
         },
         fired);
     int anyTied = 0;
