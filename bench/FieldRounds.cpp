@@ -126,8 +126,10 @@ std::uint64_t planeBytesPerDevice(const TracedProgram& program, const Network& n
   return rows.total() * sizeof(double) / std::uint64_t(net.devices());
 }
 
-// Hops from `source` by breadth-first search (+inf where unreachable).
-std::vector<double> hopsFrom(const Network& net, std::int64_t source) {
+// Hops from `source` by breadth-first search over the devices not `off` (all, when empty);
+// +inf where unreachable.
+std::vector<double> hopsFrom(const Network& net, std::int64_t source,
+                             const std::vector<bool>& off = {}) {
   std::vector<double> hops(static_cast<std::size_t>(net.devices()), std::numeric_limits<double>::infinity());
   std::deque<std::int64_t> queue{source};
   hops[static_cast<std::size_t>(source)] = 0.0;
@@ -136,6 +138,7 @@ std::vector<double> hopsFrom(const Network& net, std::int64_t source) {
     queue.pop_front();
     for (std::int64_t k = net.offsets()[i]; k < net.offsets()[i + 1]; ++k) {
       const auto j = static_cast<std::size_t>(net.neighbors()[k]);
+      if (!off.empty() && off[j]) continue;
       if (hops[j] > hops[static_cast<std::size_t>(i)] + 1.0) {
         hops[j] = hops[static_cast<std::size_t>(i)] + 1.0;
         queue.push_back(static_cast<std::int64_t>(j));
@@ -180,12 +183,28 @@ void spawnRounds(benchmark::State& state) {
 template <class Space>
 void asyncRounds(benchmark::State& state) {
   const double jitter = double(state.range(0)) / 1000.0;
-  const std::int64_t samples = state.range(2);
+  const std::int64_t samples = state.range(2), offPermille = state.range(3);
   const TracedProgram program = lib::findProgram("hop-gradient")->build(network(0, 2500), {});
+  // Devices switched off from the start (failure studies): a fixed pseudo-random set per
+  // sample, never its source.
+  auto off = [&](const Network& net, std::int64_t s) {
+    std::vector<bool> out(static_cast<std::size_t>(net.devices()));
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      const std::uint64_t h = mix64(std::uint64_t(d), std::uint64_t(s));
+      out[std::size_t(d)] = std::int64_t(h % 1000) < offPermille && d != sourceOf(s, net);
+    }
+    return out;
+  };
   auto make = [&](const Network& net) {
     auto sim = jitter < 0 ? BasicSimulation<Space>(program, net, samples)
                           : BasicSimulation<Space>(program, net, samples, Schedule{1.0, jitter, 7});
-    for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(sourceOf(s, net), s, true);
+    for (std::int64_t s = 0; s < samples; ++s) {
+      sim.sensor("source").set(sourceOf(s, net), s, true);
+      const std::vector<bool> down = off(net, s);
+      for (std::int64_t d = 0; offPermille > 0 && d < net.devices(); ++d) {
+        if (down[std::size_t(d)]) sim.switchOn(d, s, false);
+      }
+    }
     return sim;
   };
   {
@@ -194,8 +213,10 @@ void asyncRounds(benchmark::State& state) {
     check.run(150);
     const HostPlane out = check.output();
     for (std::int64_t s = 0; s < samples; ++s) {
-      const std::vector<double> hops = hopsFrom(small, sourceOf(s, small));
+      const std::vector<bool> down = off(small, s);
+      const std::vector<double> hops = hopsFrom(small, sourceOf(s, small), down);
       for (std::int64_t d = 0; d < small.devices(); ++d) {
+        if (down[std::size_t(d)]) continue;  // never fired
         if (!sameBits(std::vector<double>{out(d, s)}, std::vector<double>{hops[std::size_t(d)]})) {
           return fail(state, "async hop gradient: differs from breadth-first hops after 150 periods");
         }
@@ -321,10 +342,14 @@ void registerBenchmarks() {
   registerForEachSpace(
       "Async/Engine", [](auto t) { return asyncRounds<typename decltype(t)::type>; },
       [](benchmark::internal::Benchmark* b) {
-        b->ArgNames({"jitter_permille", "devices", "samples"});
+        b->ArgNames({"jitter_permille", "devices", "samples", "off_permille"});
         for (std::int64_t jitter : {-1, 0, 500}) {  // synchronous, lockstep schedule, jittered
-          b->Args({jitter, 10000, 1})->Args({jitter, 10000, 64})->Args({jitter, 1000000, 1});
+          b->Args({jitter, 10000, 1, 0})
+              ->Args({jitter, 10000, 64, 0})
+              ->Args({jitter, 1000000, 1, 0});
         }
+        // Lockstep with 1% of the devices switched off.
+        b->Args({0, 10000, 1, 10})->Args({0, 10000, 64, 10})->Args({0, 1000000, 1, 10});
       });
   registerForEachSpace(
       "Mobility/Rebuild", [](auto t) { return rebuilds<typename decltype(t)::type>; },

@@ -237,20 +237,47 @@ TYPED_TEST(Scheduled, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
 }
 
 // Self-healing: when one of two sources fails, the hop gradient rises to the other's hops.
+// Jittered, and lockstep (whose runs, with the source off, take the steps of every device on).
 TYPED_TEST(Scheduled, HopGradientsHealWhenASourceFails) {
   const Network net = Network::grid(15, 11);
   const std::int64_t a = 3, b = net.devices() - 1;
   const TracedProgram program = trace(
       [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
-  BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, 0.7, 3});
-  sim.sensor("source").set(a, true).set(b, true);
-  sim.run(40);
-  EXPECT_EQ(sampleOf(sim.output()), bfsHops(net, {a, b}));
-  sim.switchOn(a, false);
-  sim.run(60);
-  std::vector<double> out = sampleOf(sim.output()), expected = bfsHops(net, {b});
-  out.erase(out.begin() + a), expected.erase(expected.begin() + a);  // a itself keeps its last value
-  EXPECT_EQ(out, expected);
+  for (const double jitter : {0.7, 0.0}) {
+    BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, jitter, 3});
+    sim.sensor("source").set(a, true).set(b, true);
+    sim.run(40);
+    EXPECT_EQ(sampleOf(sim.output()), bfsHops(net, {a, b})) << "jitter " << jitter;
+    sim.switchOn(a, false);
+    for (int k = 0; k < 6; ++k) sim.run(10);
+    std::vector<double> out = sampleOf(sim.output()), expected = bfsHops(net, {b});
+    out.erase(out.begin() + a), expected.erase(expected.begin() + a);  // a keeps its last value
+    EXPECT_EQ(out, expected) << "jitter " << jitter;
+  }
+}
+
+// On a lockstep schedule with devices off, the runs where every device on has fired take
+// the steps of every device on (runLockstep); with retain below two periods they take the
+// general steps, which must give the same bits: outputs, clocks and states.
+TYPED_TEST(Scheduled, LockstepRunsWithDevicesOffKeepTheGeneralStepsBits) {
+  const Network net = Network::randomGeometric(400, 1.5, 4);
+  const TracedProgram program = clockProgram();
+  const Schedule fast{1.0, 0.0, 2}, general{1.0, 0.0, 2, 1.5};
+  BasicSimulation<TypeParam> a(program, net, 3, fast), b(program, net, 3, general);
+  for (auto* sim : {&a, &b}) {
+    for (std::int64_t s = 0; s < 3; ++s) sim->sensor("source").set(s * 7, s, true);
+    sim->run(3);
+    for (std::int64_t d = 0; d < 400; d += 9) sim->switchOn(d, d % 3, false);  // sources too
+    sim->run(std::vector<std::int64_t>{5, 2, 4});
+    sim->run(4);
+    sim->switchOn(9, 0, true);  // back as a new device: one run of general steps
+    sim->run(std::vector<std::int64_t>{1, 3, 3});
+    sim->run(6);
+  }
+  expectSameBits(a.output(), b.output(), "outputs");
+  const SimulationCarry ca = a.carry(), cb = b.carry();
+  expectSameBits(ca.states, cb.states, "states and clocks");
+  expectSameBits(ca.exports, cb.exports, "exports");
 }
 
 // switchOffBy: a boolean sensor switches devices as switchOn does, to the bit (outputs, clocks,

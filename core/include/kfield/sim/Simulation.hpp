@@ -253,13 +253,16 @@ class BasicSimulation {
   void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
   bool everyoneHeard_ = false;  // this step, on a lockstep schedule (runAsynchronous)
   bool everyoneFires_ = false;  // and every device of the live samples fires in it
-  // Lockstep steps where every device fires, their clock per sample (RoundKernel::sampleClock).
-  void runLockstep(std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon);
+  // Lockstep steps where every device on fires, their clock per sample
+  // (RoundKernel::sampleClock); `someOff`: some devices are switched off.
+  void runLockstep(std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon,
+                   bool someOff);
   Kokkos::View<double*, Memory> sampleClock_;
   Kokkos::View<const double*, Memory> stepClock_;  // this step's, when not empty
-  // Every device of every sample is on and has fired: on a lockstep schedule it stays so from
-  // call to call, until a device is switched or a carry restored.
-  bool allHeard_ = false;
+  // Every device of every sample is on and has fired (allHeard_), or every device on has
+  // fired and some are off (onFired_): on a lockstep schedule it stays so from call to call,
+  // until a device is switched or a carry restored.
+  bool allHeard_ = false, onFired_ = false;
   std::int32_t switchSensor_ = -1;  // switchOffBy's sensor; -1: switchOn's
   // The switches may differ from the sensor: it was set, or a carry restored, since they
   // last followed it (a run call then makes them follow it, in one pass).
@@ -714,21 +717,25 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
   // A lockstep schedule: once every device is on and has fired, every firing hears all its
   // neighbors (their messages are one period old, well within 2 periods), and stays so until
   // a device is switched; folds then need not read the clocks. Checked until it holds: for
-  // this call over the live samples, and for later calls too once over all of them.
+  // this call over the live samples, and for later calls too once over all of them. With
+  // devices off, every device on that has fired hears every neighbor on.
   const bool lockstep = schedule_->jitter == 0.0 && schedule_->retain >= 2.0 * schedule_->period;
-  bool someOff = false;
+  bool someOff = lockstep && onFired_, onHeard = someOff;
   everyoneHeard_ = lockstep && allHeard_;
   auto checkHeard = [&] {
     if (!lockstep || everyoneHeard_ || someOff) return;
     const auto [off, silent] = clock().unheard(space_, live);
     someOff = off > 0;
     everyoneHeard_ = off == 0 && silent == 0;
+    onHeard = off > 0 && silent == 0;
     allHeard_ = everyoneHeard_ && live == samples_;
+    onFired_ = onHeard && live == samples_;
   };
   checkHeard();
   // From the first step on, all hear all (no step has marked anything yet).
-  if (everyoneHeard_ && overflow_.extent(0) == 0) {
-    runLockstep(live, horizonHost);
+  if ((everyoneHeard_ || onHeard) && overflow_.extent(0) == 0) {
+    everyoneHeard_ = !onHeard;
+    runLockstep(live, horizonHost, onHeard);
     everyoneHeard_ = everyoneFires_ = false;
     for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
     return;
@@ -751,15 +758,27 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
   for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
 }
 
-// Every device on and heard, no jitter: the devices of a sample all fire at count * period
-// (Clock::mark's lockstep case), so its steps keep the count per sample and write the devices'
-// clock rows once, after the last; no step marks or reads them. The samples are in order,
-// longest first, and those that still fire are the first.
+// Every device on has fired, no jitter: the devices of a sample all take their turns at
+// count * period (Clock::mark's lockstep case), so its steps keep the count per sample and
+// write the devices' clock rows once, after the last; no step marks or moves them. The
+// samples are in order, longest first, and those that still fire are the first. With devices
+// off (`someOff`), the devices on fire and those off take silent turns, the same in every
+// step; a device on hears a neighbor while it is on (RoundKernel::lag: its last firing, kept
+// in its clock row, is NaN while it is off), and its clock rows, not moved on, still say that
+// its neighbors on sent one period ago.
 template <class ExecSpace>
-void BasicSimulation<ExecSpace>::runLockstep(std::int64_t live,
-                                             const Kokkos::View<const double*, Kokkos::HostSpace>& horizon) {
+void BasicSimulation<ExecSpace>::runLockstep(
+    std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon,
+    bool someOff) {
   const impl::Clock<ExecSpace> c = clock();
   const double period = schedule_->period;
+  Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>> pairs(space_, {0, 0}, {devices_, live});
+  const auto firing = firing_;
+  if (someOff) {
+    Kokkos::parallel_for(
+        "kfield::sim::clock_turns", pairs,
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) { firing(d, p) = c.turn(d, p); });
+  }
   // Every device of a sample has passed as many firings as its first one.
   const auto counts = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), Kokkos::subview(planes_.states, static_cast<std::size_t>(c.row),
@@ -773,6 +792,7 @@ void BasicSimulation<ExecSpace>::runLockstep(std::int64_t live,
   // their keys are not written: every device has fired, so its state keys and the presence
   // rows it last wrote already hold key 1, and the rows the first step would write get it here.
   for (const impl::Op& op : program_.ops) {
+    if (someOff) break;  // the calls run keyed, and write their keys
     const bool shares = op.code == impl::OpCode::Export || op.code == impl::OpCode::ShareRead;
     if (!shares || op.keyed != impl::kKeyedByClock) continue;
     const auto first = static_cast<std::size_t>(op.plane * devices_);
@@ -791,7 +811,7 @@ void BasicSimulation<ExecSpace>::runLockstep(std::int64_t live,
     }
     Kokkos::deep_copy(sampleClock_, clockHost);
     stepClock_ = Kokkos::subview(sampleClock_, std::make_pair(std::int64_t(0), 2 * firing));
-    everyoneFires_ = true;
+    everyoneFires_ = !someOff;
     bool ends = false;  // the output only where a sample ends, as in synchronous rounds
     for (std::int64_t p = 0; p < firing; ++p) ends = ends || !((count[p] + 1.0) * period < horizon(p));
     round(firing, false, ends);
@@ -801,14 +821,14 @@ void BasicSimulation<ExecSpace>::runLockstep(std::int64_t live,
   for (std::int64_t p = 0; p < live; ++p) clockHost(p) = count[p];
   Kokkos::deep_copy(sampleClock_, clockHost);
   const auto perSample = sampleClock_;
-  Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>> pairs(space_, {0, 0}, {devices_, live});
   Kokkos::parallel_for(
       "kfield::sim::clock_lockstep", pairs,
       KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
         const double k = perSample(p);
         c.count(d, p) = k;
         c.next(d, p) = k * period;
-        c.last(d, p) = (k - 1.0) * period;
+        c.last(d, p) = c.on(d, p) != 0.0 ? (k - 1.0) * period : c.last(d, p);  // NaN while off
+        firing(d, p) = 0;
       });
 }
 
@@ -830,7 +850,7 @@ void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t samp
   };
   auto isOn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell(3));
   if ((isOn() != 0.0) == on) return;
-  allHeard_ = false;
+  allHeard_ = onFired_ = false;
   Kokkos::deep_copy(cell(3), on ? 1.0 : 0.0);
   // Heard by no one, and its own kept values forgotten, until it fires again.
   if (!on) Kokkos::deep_copy(cell(2), std::numeric_limits<double>::quiet_NaN());
@@ -861,7 +881,7 @@ void BasicSimulation<ExecSpace>::followSwitchSensor() {
   switchesStale_ = false;
   const std::int64_t changed =
       clock().follow(space_, planes_.sensors, switchSensor_ * devices_, samples_);
-  if (changed > 0) allHeard_ = false;
+  if (changed > 0) allHeard_ = onFired_ = false;
 }
 
 template <class ExecSpace>
@@ -967,7 +987,7 @@ SimulationCarry BasicSimulation<ExecSpace>::carry() const {
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
-  allHeard_ = false;  // the carry's clocks may have devices off or not yet fired
+  allHeard_ = onFired_ = false;         // the carry's clocks may have devices off or not yet fired
   switchesStale_ = switchSensor_ >= 0;  // the carry's switches, until the next run
   auto check = [&](const HostPlane& from, const Plane<Memory>& to, const char* what) {
     if (from.extent(0) != to.extent(0) || from.extent(1) != to.extent(1)) {

@@ -124,7 +124,10 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION double lag(std::int64_t d, std::int64_t j, std::int64_t s) const {
     if (j == d) return 0.0;
     if (clockRow < 0) return 1.0;
-    if (sampleClock.extent(0) > 0) return sampleClock(s) - sampleClock(live + s);
+    if (sampleClock.extent(0) > 0) {  // a lockstep step: j fired one step ago, unless it is off
+      const double sent = planes.states(clockRow + 2 * devices + j, s);
+      return sent == sent ? sampleClock(s) - sampleClock(live + s) : sent;
+    }
     return planes.states(clockRow + devices + d, s) - planes.states(clockRow + 2 * devices + j, s);
   }
   // Under a Schedule: has neighbor j fired, recently enough for device d to hear it now?
