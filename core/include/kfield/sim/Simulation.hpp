@@ -253,6 +253,7 @@ class BasicSimulation {
   void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
   bool everyoneHeard_ = false;  // this step, on a lockstep schedule (runAsynchronous)
   bool everyoneFires_ = false;  // and every device of the live samples fires in it
+  bool firesWhenOn_ = false;    // or every device on fires in it (runLockstep, devices off)
   // Lockstep steps where every device on fires, their clock per sample
   // (RoundKernel::sampleClock); `someOff`: some devices are switched off.
   void runLockstep(std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon,
@@ -527,6 +528,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     k.retain = schedule_->retain;
     k.everyoneHeard = everyoneHeard_;
     k.everyoneFires = everyoneFires_;
+    k.firesWhenOn = firesWhenOn_;
     k.sampleClock = stepClock_;
   }
   if (overflow_.extent(0) > 0) {
@@ -763,22 +765,15 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
 // write the devices' clock rows once, after the last; no step marks or moves them. The
 // samples are in order, longest first, and those that still fire are the first. With devices
 // off (`someOff`), the devices on fire and those off take silent turns, the same in every
-// step; a device on hears a neighbor while it is on (RoundKernel::lag: its last firing, kept
-// in its clock row, is NaN while it is off), and its clock rows, not moved on, still say that
-// its neighbors on sent one period ago.
+// step (RoundKernel::firesWhenOn); a device on hears a neighbor while it is on
+// (RoundKernel::lag: its last firing, kept in its clock row, is NaN while it is off), and its
+// clock rows, not moved on, still say that its neighbors on sent one period ago.
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::runLockstep(
     std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon,
     bool someOff) {
   const impl::Clock<ExecSpace> c = clock();
   const double period = schedule_->period;
-  Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>> pairs(space_, {0, 0}, {devices_, live});
-  const auto firing = firing_;
-  if (someOff) {
-    Kokkos::parallel_for(
-        "kfield::sim::clock_turns", pairs,
-        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) { firing(d, p) = c.turn(d, p); });
-  }
   // Every device of a sample has passed as many firings as its first one.
   const auto counts = Kokkos::create_mirror_view_and_copy(
       Kokkos::HostSpace(), Kokkos::subview(planes_.states, static_cast<std::size_t>(c.row),
@@ -812,23 +807,26 @@ void BasicSimulation<ExecSpace>::runLockstep(
     Kokkos::deep_copy(sampleClock_, clockHost);
     stepClock_ = Kokkos::subview(sampleClock_, std::make_pair(std::int64_t(0), 2 * firing));
     everyoneFires_ = !someOff;
+    firesWhenOn_ = someOff;
     bool ends = false;  // the output only where a sample ends, as in synchronous rounds
     for (std::int64_t p = 0; p < firing; ++p) ends = ends || !((count[p] + 1.0) * period < horizon(p));
     round(firing, false, ends);
     for (std::int64_t p = 0; p < firing; ++p) count[p] += 1.0;
   }
   stepClock_ = Kokkos::View<const double*, Memory>();
+  firesWhenOn_ = false;
   for (std::int64_t p = 0; p < live; ++p) clockHost(p) = count[p];
   Kokkos::deep_copy(sampleClock_, clockHost);
   const auto perSample = sampleClock_;
   Kokkos::parallel_for(
-      "kfield::sim::clock_lockstep", pairs,
-      KOKKOS_LAMBDA(std::int64_t d, std::int64_t p) {
-        const double k = perSample(p);
-        c.count(d, p) = k;
-        c.next(d, p) = k * period;
-        c.last(d, p) = c.on(d, p) != 0.0 ? (k - 1.0) * period : c.last(d, p);  // NaN while off
-        firing(d, p) = 0;
+      "kfield::sim::clock_lockstep", Kokkos::RangePolicy<ExecSpace>(space_, 0, devices_),
+      KOKKOS_LAMBDA(std::int64_t d) {
+        for (std::int64_t p = 0; p < live; ++p) {
+          const double k = perSample(p);
+          c.count(d, p) = k;
+          c.next(d, p) = k * period;
+          c.last(d, p) = c.on(d, p) != 0.0 ? (k - 1.0) * period : c.last(d, p);  // NaN while off
+        }
       });
 }
 

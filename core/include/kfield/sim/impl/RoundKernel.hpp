@@ -110,7 +110,11 @@ struct RoundKernel {
   // rows do not hold (the simulation keeps it per sample): entry s the live sample's firing
   // time, entry live + s its devices' last one.
   Kokkos::View<const double*, Memory> sampleClock;
+  // Under a Schedule, in the lockstep steps of a run with devices off (runLockstep): every
+  // device on fires, as its clock's switch row says, and `firing` is not read.
+  bool firesWhenOn = false;
   KOKKOS_INLINE_FUNCTION bool fires(std::int64_t d, std::int64_t s) const {
+    if (firesWhenOn) return planes.states(clockRow + 3 * devices + d, s) != 0.0;
     return everyoneFires || firing.extent(0) == 0 || firing(d, s) == 1;
   }
   // Under a Schedule: the device has fired before (since it was last switched on), so what it
