@@ -104,7 +104,7 @@ struct Clock {
                                            double horizon) const {
     const double t = next(d, p);
     const int fires = t < horizon && !(earliest < t), ties = earliest == t;
-    const int own = on(d, p) != 0.0 ? kFires : kSilent;
+    const int own = turn(d, p);
     return static_cast<std::uint8_t>(fires * (ties * kTies + (1 - ties) * own));
   }
 
