@@ -98,17 +98,29 @@ void rounds(benchmark::State& state) {
 
 // spawn with 16 live processes per device: 16 sources spread over a grid launch in round 1,
 // and each process is a hop gradient from its source that lasts the whole run. Warmed up until
-// every device holds all 16, and checked then: the sum of each device's 16 hop counts.
+// every device holds all 16, and checked then: the sum of each device's 16 hop counts. Keys
+// of one part (the source's id) or two (id, start round): what a pair key costs.
 constexpr int kProcesses = 16;
 
-TracedProgram spawnProgram() {
+TracedProgram spawnProgram(std::int64_t keyParts) {
   return trace(
-      [](Program& p) {
+      [keyParts](Program& p) {
         const Field<int> id = p.uid();
         const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
-        const Field<int> launch = p.mux(p.sense<bool>("source") && round == 1, id, p.constant(-1));
-        return p.spawn<double>(launch, kProcesses, [&](const Field<int>& key) {
-          return std::make_pair(lib::hopGradient(p, id == key), round < (1 << 30));
+        const Field<bool> launches = p.sense<bool>("source") && round == 1;
+        auto body = [&](const Field<int>& source) {
+          return std::make_pair(lib::hopGradient(p, id == source), round < (1 << 30));
+        };
+        if (keyParts == 1) {
+          return p.spawn<double>(p.mux(launches, id, p.constant(-1)), kProcesses,
+                                 [&](const Field<int>& key) { return body(key); })
+              .sum();
+        }
+        using Key = Tuple<int, int>;
+        const Field<Key> launch =
+            p.mux(launches, p.tuple(id, round), p.tuple(p.constant(-1), p.constant(-1)));
+        return p.spawn<double>(launch, kProcesses, [&](const Field<Key>& key) {
+          return body(get<0>(key));
         }).sum();
       },
       "spawn-16");
@@ -151,7 +163,7 @@ std::vector<double> hopsFrom(const Network& net, std::int64_t source,
 template <class Space>
 void spawnRounds(benchmark::State& state) {
   const Network& net = network(0, state.range(0));
-  const TracedProgram program = spawnProgram();
+  const TracedProgram program = spawnProgram(state.range(1));
   BasicSimulation<Space> sim(program, net, 1);
   std::vector<std::int64_t> sources;
   for (int k = 0; k < kProcesses; ++k) sources.push_back((2 * k + 1) * net.devices() / (2 * kProcesses));
@@ -337,7 +349,8 @@ void registerBenchmarks() {
   registerForEachSpace(
       "Spawn/Engine", [](auto t) { return spawnRounds<typename decltype(t)::type>; },
       [](benchmark::internal::Benchmark* b) {
-        b->ArgNames({"devices"})->Arg(10000)->Arg(100000);
+        b->ArgNames({"devices", "key_parts"});
+        for (std::int64_t devices : {10000, 100000}) b->Args({devices, 1})->Args({devices, 2});
       });
   registerForEachSpace(
       "Async/Engine", [](auto t) { return asyncRounds<typename decltype(t)::type>; },

@@ -160,6 +160,26 @@ std::vector<TracedProgram> exchangeAndSpawnPrograms() {
                  return std::make_pair(v, round < 50);
                }).sum();
              }),
+      traced("spawn.pairs",
+             [](Program& p, const F& x, const F& y) {
+               using Key = Tuple<int, int>;
+               const Field<int> id = p.uid();
+               const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
+               const Field<bool> launches =
+                   (id == 0 && (round == 1 || round == 3)) || (id == 50 && round == 2);
+               const Field<Key> launch =
+                   p.mux(launches, p.tuple(id, round), p.tuple(p.constant(-1), p.constant(-1)));
+               return p
+                   .spawn<double>(launch, 3,
+                                  [&](const Field<Key>& key) {
+                                    const F z = x * toDouble(get<1>(key));
+                                    const F v = p.share(z, [&](const N& n) {
+                                      return (n * y).excludeSelf().sum() * 0.3 + z;
+                                    });
+                                    return std::make_pair(v, round < 50);
+                                  })
+                   .sum();
+             }),
   };
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -179,6 +180,168 @@ TYPED_TEST(Spawn, EachProcessGossipsOverItsOwnDevices) {
       EXPECT_EQ(out(std::int64_t(c) * n + d, 0), hops[d] < 4.0 ? largest : -1.0)
           << "source " << sources[c] << ", device " << d;
     }
+  }
+}
+
+// Keys that are pairs (launcher, start round): device a launches a process in rounds 1 and 4,
+// device b in round 2. Each is a hop gradient from its launcher living `life` rounds from its
+// start, so a's two processes run side by side with their own alignment. Output: (processes
+// held, the hops of each process), -1 where not held.
+constexpr int kLife = 8;
+TracedProgram startedProcesses(std::int64_t a, std::int64_t b, int maxKeys) {
+  return trace(
+      [=](Program& p) {
+        using Key = Tuple<int, int>;
+        const Field<int> id = p.uid();
+        const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
+        const Field<bool> launches =
+            (id == int(a) && (round == 1 || round == 4)) || (id == int(b) && round == 2);
+        const Field<Key> launch =
+            p.mux(launches, p.tuple(id, round), p.tuple(p.constant(-1), p.constant(-1)));
+        const Processes<double, Key> ps =
+            p.spawn<double>(launch, maxKeys, [&](const Field<Key>& key) {
+              return std::make_pair(lib::hopGradient(p, id == get<0>(key)),
+                                    round < get<1>(key) + kLife);
+            });
+        auto of = [&](std::int64_t launcher, int start) {
+          return ps.valueOf(p.tuple(p.constant(int(launcher)), p.constant(start)), -1.0);
+        };
+        return p.tuple(toDouble(ps.count()), of(a, 1), of(a, 4), of(b, 2));
+      },
+      "started-processes");
+}
+
+TYPED_TEST(Spawn, PairKeysRunAProcessPerLauncherAndStart) {
+  for (const auto& [net, a, b] :
+       {std::make_tuple(Network::grid(9, 7), std::int64_t(0), std::int64_t(62)),
+        std::make_tuple(Network::randomGeometric(300, 1.5, 6), std::int64_t(5),
+                        std::int64_t(200))}) {
+    const TracedProgram program = startedProcesses(a, b, 3);
+    const std::int64_t n = net.devices();
+    const std::vector<std::pair<std::vector<double>, int>> processes{
+        {bfsHops(net, {a}), 1}, {bfsHops(net, {a}), 4}, {bfsHops(net, {b}), 2}};
+    for (std::int64_t rounds : {1, 3, 5, 8, 9, 10, 12, 14}) {
+      BasicSimulation<TypeParam> sim(program, net, 1);
+      sim.run(rounds);
+      const HostPlane out = sim.output();
+      for (std::int64_t d = 0; d < n; ++d) {
+        int held = 0;
+        for (std::size_t q = 0; q < processes.size(); ++q) {
+          const auto& [hops, start] = processes[q];
+          const bool has = rounds < start + kLife && hops[d] <= double(rounds - start);
+          held += int(has);
+          ASSERT_EQ(out((std::int64_t(q) + 1) * n + d, 0), has ? hops[d] : -1.0)
+              << net.description() << ", process " << q << ", round " << rounds << ", device " << d;
+        }
+        ASSERT_EQ(out(d, 0), double(held))
+            << net.description() << ", round " << rounds << ", device " << d;
+      }
+    }
+  }
+}
+
+// Pair keys take free slots in lexicographic order: on a line of three devices, the middle
+// one is offered the keys of both ends in round 2. With two slots, the smaller key takes slot
+// 0: the first parts decide, and the second parts when the first are equal. With one slot,
+// it overflows.
+TYPED_TEST(Spawn, PairKeysTakeFreeSlotsInLexicographicOrder) {
+  const Network line = Network::grid(3, 1);
+  struct Case {
+    int left[2], right[2];  // the keys of devices 0 and 2; the second part is the launcher
+  };
+  for (const Case& c :
+       {Case{{7, 0}, {7, 2}}, Case{{7, 2}, {7, 0}}, Case{{7, 0}, {6, 2}}, Case{{5, 2}, {6, 0}}}) {
+    const std::string what = std::to_string(c.left[0]) + "," + std::to_string(c.left[1]) + " and " +
+                             std::to_string(c.right[0]) + "," + std::to_string(c.right[1]);
+    for (int maxKeys : {2, 1}) {
+      const TracedProgram program = trace(
+          [&](Program& p) {
+            using Key = Tuple<int, int>;
+            const Field<int> id = p.uid();
+            const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
+            auto key = [&](const int* k) { return p.tuple(p.constant(k[0]), p.constant(k[1])); };
+            const int none[2] = {-1, -1};
+            const Field<Key> launch = p.mux(round == 1 && id == 0, key(c.left),
+                                            p.mux(round == 1 && id == 2, key(c.right), key(none)));
+            const Processes<double, Key> ps =
+                p.spawn<double>(launch, maxKeys, [&](const Field<Key>& k) {
+                  return std::make_pair(lib::hopGradient(p, id == get<1>(k)), round < 50);
+                });
+            const Field<Key>& last = ps.keys.back();
+            return p.tuple(toDouble(get<0>(ps.keys[0])), toDouble(get<1>(ps.keys[0])),
+                           toDouble(get<0>(last)), toDouble(get<1>(last)));
+          },
+          "pairs");
+      BasicSimulation<TypeParam> sim(program, line, 1);
+      if (maxKeys == 1) {
+        EXPECT_EQ(errorOf([&] { sim.run(3); }),
+                  "kfield::Simulation: program 'pairs', spawn '" + program.spawns.at(0).path +
+                      "': device 1 would hold more than 1 live processes in round 2 of sample 0 "
+                      "(raise maxKeys)")
+            << what;
+        continue;
+      }
+      sim.run(2);
+      const HostPlane out = sim.output();
+      const bool leftFirst =
+          std::make_pair(c.left[0], c.left[1]) < std::make_pair(c.right[0], c.right[1]);
+      const int* first = leftFirst ? c.left : c.right;
+      const int* second = leftFirst ? c.right : c.left;
+      EXPECT_EQ(out(1, 0), first[0]) << what;
+      EXPECT_EQ(out(3 + 1, 0), first[1]) << what;
+      EXPECT_EQ(out(6 + 1, 0), second[0]) << what;
+      EXPECT_EQ(out(9 + 1, 0), second[1]) << what;
+      EXPECT_EQ(out(0, 0), c.left[0]) << what;  // the ends keep their own in slot 0
+      EXPECT_EQ(out(6 + 0, 0), -1.0) << what;
+      EXPECT_EQ(out(2, 0), c.right[0]) << what;
+    }
+  }
+}
+
+// Three-part keys: a process per (row, column, start) of its launcher. Its value packs a gossip
+// of the largest start * 1000 + id among its devices (processes that differ in the last part
+// only must not hear each other), what the device added up while it ran it (its state
+// restarts per process) and its hops from the launcher.
+TYPED_TEST(Spawn, ThreePartKeysAlignOnEveryPart) {
+  const Network net = Network::grid(6, 5);
+  const TracedProgram program = trace(
+      [](Program& p) {
+        using Key = Tuple<int, int, int>;
+        const Field<int> id = p.uid();
+        const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
+        // Devices 7 and 22 launch in round 1; 7 again in round 2 (another process).
+        const Field<bool> launches =
+            ((id == 7 || id == 22) && round == 1) || (id == 7 && round == 2);
+        const Field<Key> launch = p.mux(launches, p.tuple(id / 6, id % 6, round),
+                                        p.tuple(p.constant(-1), p.constant(-1), p.constant(-1)));
+        const Processes<double, Key> ps = p.spawn<double>(launch, 3, [&](const Field<Key>& k) {
+          const Field<double> hops = lib::hopGradient(p, id == get<0>(k) * 6 + get<1>(k));
+          const Field<double> sum =
+              p.remember(0.0, [&](const Field<double>& acc) { return acc + toDouble(get<2>(k)); });
+          const Field<double> largest = lib::gossipMax(p, toDouble(get<2>(k) * 1000 + id));
+          return std::make_pair(largest * 10000.0 + sum * 100.0 + hops, round < 30);
+        });
+        return p.tuple(ps.valueOf(p.tuple(p.constant(1), p.constant(1), p.constant(1)), -1.0),
+                       ps.valueOf(p.tuple(p.constant(1), p.constant(1), p.constant(2)), -1.0),
+                       ps.valueOf(p.tuple(p.constant(3), p.constant(4), p.constant(1)), -1.0));
+      },
+      "triples");
+  BasicSimulation<TypeParam> sim(program, net, 1);
+  const std::int64_t rounds = 20, n = net.devices();
+  sim.run(rounds);
+  const HostPlane out = sim.output();
+  const auto hops7 = bfsHops(net, {7}), hops22 = bfsHops(net, {22});
+  // A device joins process (r, c, start) in round start + hops and has added `start` each round
+  // it ran it since: rounds - start - hops + 1 times. Device 29 joins by round 9, and its id
+  // reaches every device 9 hops later.
+  auto expected = [&](const std::vector<double>& hops, std::int64_t d, int start) {
+    const double ran = double(rounds - start) - hops[d] + 1.0;
+    return double(start * 1000 + 29) * 10000.0 + 100.0 * double(start) * ran + hops[d];
+  };
+  for (std::int64_t d = 0; d < n; ++d) {
+    EXPECT_EQ(out(d, 0), expected(hops7, d, 1)) << "device " << d;
+    EXPECT_EQ(out(n + d, 0), expected(hops7, d, 2)) << "device " << d;
+    EXPECT_EQ(out(2 * n + d, 0), expected(hops22, d, 1)) << "device " << d;
   }
 }
 

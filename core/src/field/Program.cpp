@@ -411,9 +411,9 @@ std::vector<Operand> Program::lexicographicFold(impl::FoldCode code,
   return result;
 }
 
-// A spawn keeps a key state and a spread export per slot (each slot's key, or -1); its
-// process is traced once per slot, each copy under align(key).
-Program::SpawnScope Program::beginSpawn(Operand launch, int maxKeys) {
+// A spawn keeps a key state and a spread export per slot and key part (each slot's key, or
+// -1); its process is traced once per slot, each copy under align(key).
+Program::SpawnScope Program::beginSpawn(const std::vector<Operand>& launch, int maxKeys) {
   if (inProcess_) {
     traceError("a spawn inside a spawn's process is not supported (at '" + levels_.back().prefix + "')");
   }
@@ -423,25 +423,40 @@ Program::SpawnScope Program::beginSpawn(Operand launch, int maxKeys) {
     traceError("spawn '" + scope.path + "': maxKeys must be in [1, " +
                std::to_string(impl::kMaxProcesses) + "], got " + std::to_string(maxKeys));
   }
+  const std::size_t width = launch.size();  // 1 to kMaxKeyWidth (ProcessKey asserts it)
   pushLevel(scope.path);
   scope.spawn = static_cast<std::int32_t>(traced_.spawns.size());
+  scope.keyWidth = static_cast<std::int32_t>(width);
   traced_.spawns.push_back({scope.path, maxKeys});
   scope.state = static_cast<std::int32_t>(traced_.states.size());
   scope.spread = static_cast<std::int32_t>(traced_.exports.size());
   for (int s = 0; s < maxKeys; ++s) {
-    traced_.states.push_back({scope.path + "/key@" + std::to_string(s), keyed()});
-    traced_.exports.push_back({scope.path + "/spread@" + std::to_string(s), keyed()});
+    for (std::size_t c = 0; c < width; ++c) {
+      traced_.states.push_back(
+          {componentPath(scope.path + "/key@" + std::to_string(s), c, width), keyed()});
+      traced_.exports.push_back(
+          {componentPath(scope.path + "/spread@" + std::to_string(s), c, width), keyed()});
+    }
   }
+  graph::Node reads{"spawn.key", "", {}, {}, false};
+  for (const Operand& part : launch) reads.reads.push_back(keyOf(part));
+  reads.reads.push_back("state:" + scope.path + "/key@*");
+  reads.reads.push_back("export:" + scope.path + "/spread@*");
   for (int s = 0; s < maxKeys; ++s) {
-    const std::string path = scope.path + "/key@" + std::to_string(s);
-    graph::Node node{"spawn.key", path, {keyOf(launch), "state:" + scope.path + "/key@*",
-                                         "export:" + scope.path + "/spread@*"}, {}, false};
-    Op op = alignedOp(OpCode::SpawnKey, launch, scope.spread, keyed(), node);
-    op.spawn = scope.spawn;
-    op.slot = s;
-    op.width = maxKeys;
-    op.state = scope.state;
-    scope.keys.push_back(record(op, node));
+    for (std::size_t c = 0; c < width; ++c) {
+      graph::Node node = reads;
+      node.path = componentPath(scope.path + "/key@" + std::to_string(s), c, width);
+      Op op = alignedOp(OpCode::SpawnKey, launch[0], scope.spread, keyed(), node);
+      if (width > 1) op.b = launch[1];
+      if (width > 2) op.c = launch[2];
+      op.spawn = scope.spawn;
+      op.slot = s;
+      op.width = maxKeys;
+      op.state = scope.state;
+      op.keyWidth = scope.keyWidth;
+      op.component = static_cast<std::int32_t>(c);
+      scope.keys.push_back(record(op, node));
+    }
   }
   scope.entriesBegin = static_cast<std::int32_t>(traced_.entries.size());
   scope.exportsBegin = static_cast<std::int32_t>(traced_.exports.size());
@@ -478,10 +493,11 @@ void Program::endSpawn(const SpawnScope& scope, const std::vector<Operand>& keys
                  traced_.exports[static_cast<std::size_t>(e.plane)].path + "')");
     }
     if (e.code != EntryCode::Neighbor || scope.copyStride == 0) continue;
-    e.copies = static_cast<std::int32_t>(keys.size());
+    e.copies = static_cast<std::int32_t>(keys.size()) / scope.keyWidth;
     e.copy = (e.plane - scope.exportsBegin) / scope.copyStride;
     e.copyStride = scope.copyStride;
   }
+  // keys: slot by slot, part by part, as the key states and spread exports are laid out.
   for (std::size_t s = 0; s < keys.size(); ++s) {
     const auto state = static_cast<std::int32_t>(scope.state + s);
     const std::string& path = traced_.states[static_cast<std::size_t>(state)].path;
@@ -515,12 +531,15 @@ void Program::endBranch(const BranchScope& scope) {
   mask_ = scope.savedMask;
 }
 
-Program::AlignScope Program::beginAlign(Operand key) {
+// A tuple key mixes its parts into the context one after another.
+Program::AlignScope Program::beginAlign(const std::vector<Operand>& key) {
   const std::string path = call("align");
   pushLevel(path);
   const AlignScope scope{path, context_};
-  const Operand parent = context_ < 0 ? Operand{-1, 1.0} : Operand{context_, 0.0};
-  context_ = emit(OpCode::ContextMix, "align.key", parent, key).slot;
+  for (const Operand& part : key) {
+    const Operand parent = context_ < 0 ? Operand{-1, 1.0} : Operand{context_, 0.0};
+    context_ = emit(OpCode::ContextMix, "align.key", parent, part).slot;
+  }
   return scope;
 }
 

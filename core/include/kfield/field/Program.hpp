@@ -24,17 +24,17 @@ template <class Fn>
 TracedProgram trace(Fn&& fn, const std::string& name = "program");
 
 // What a spawn returns: a device's live processes, slot by slot (kfield/field/Processes.hpp
-// folds them).
-template <class T>
+// folds them). Key: int, or a Tuple of up to impl::kMaxKeyWidth ints.
+template <class T, class Key = int>
 struct Processes {
-  std::vector<Field<int>> keys;    // the key of the slot's live process; -1 where none
+  std::vector<Field<Key>> keys;    // the key of the slot's live process; -1 (each part) where none
   std::vector<Field<T>> values;    // its value (where live)
   std::vector<Field<bool>> live;
   Field<int> count() const;
   Field<T> min() const;  // over the live processes; +inf (-inf, 0) where none
   Field<T> max() const;
   Field<T> sum() const;
-  Field<T> valueOf(const Field<int>& key, T otherwise) const;  // the process `key`'s value
+  Field<T> valueOf(const Field<Key>& key, T otherwise) const;  // the process `key`'s value
 };
 
 class Program {
@@ -256,22 +256,24 @@ class Program {
   }
 
   // Aggregate processes (FCPP's spawn, ScaFi's sspawn): a device launches process `launch`
-  // (a key >= 0; negative: none) and runs, each round, every process it holds: those it
+  // (a key >= 0; negative: none; or a tuple of up to three ints, such as (source id, start
+  // round), whose first part says so) and runs, each round, every process it holds: those it
   // launched or still keeps, and those its neighbors spread to it last round. body(key) gives
   // (value, keep): the process's value, and whether the device keeps it (and spreads it to its
   // neighbors) after this round. Each process runs as align(key): its calls hear only
   // neighbors running the same key, and its state restarts when it re-enters. At most maxKeys
   // processes per device (1 to kMaxProcesses): more is an error naming the spawn, raised after
   // the round that would hold them. A key keeps its slot while it lives; new keys take the
-  // free slots in key order.
-  template <class T, class Body>
-  Processes<T> spawn(const Field<int>& launch, int maxKeys, Body&& body);  // Processes.hpp
+  // free slots in key order (lexicographic for tuples).
+  template <class T, class Key, class Body>
+  Processes<T, Key> spawn(const Field<Key>& launch, int maxKeys, Body&& body);  // Processes.hpp
 
   // An aligned block whose key may differ per device: inside it a device hears only the
-  // neighbors that entered with the same key, and its state restarts when its key changes.
-  template <class Body>
-  auto align(const Field<int>& key, Body&& body) {
-    const AlignScope scope = beginAlign(key.operand_);
+  // neighbors that entered with the same key (every part of a tuple key), and its state
+  // restarts when its key changes.
+  template <class Key, class Body>
+  auto align(const Field<Key>& key, Body&& body) {
+    const AlignScope scope = beginAlign(operandsOf(key));
     auto result = body();
     endAlign(scope);
     return result;
@@ -322,7 +324,11 @@ class Program {
     return finishWith(operandsOf(output));
   }
 
-  // Tuples to and from their components' operands (expressions).
+  // Fields and tuples to and from their components' operands (expressions).
+  template <class T>
+  static std::vector<impl::Operand> operandsOf(const Field<T>& x) {
+    return {x.operand_};
+  }
   template <class... Ts>
   static std::vector<impl::Operand> operandsOf(const Field<Tuple<Ts...>>& t) {
     return std::apply([](const auto&... p) { return std::vector<impl::Operand>{p.operand_...}; },
@@ -340,6 +346,18 @@ class Program {
   template <class... Ts, std::size_t... I>
   Field<Tuple<Ts...>> tupleOf(const std::vector<impl::Operand>& v, std::index_sequence<I...>) {
     return Field<Tuple<Ts...>>(Field<Ts>(this, v[I])...);
+  }
+  template <class T>
+  Field<T> fieldOf(const std::vector<impl::Operand>& v) {
+    if constexpr (impl::IsTuple<T>::value) {
+      return tupleFrom(v, static_cast<T*>(nullptr));
+    } else {
+      return Field<T>(this, v.at(0));
+    }
+  }
+  template <class... Ts>
+  Field<Tuple<Ts...>> tupleFrom(const std::vector<impl::Operand>& v, Tuple<Ts...>*) {
+    return tupleOf<Ts...>(v);
   }
   template <class... Ts>
   NbrField<Tuple<Ts...>> nbrTupleOf(const std::vector<std::int32_t>& e, bool excludeSelf) {
@@ -378,11 +396,12 @@ class Program {
   struct SpawnScope {
     std::string path;
     std::int32_t spawn, state, spread;  // its index, first key state, first spread export
-    std::vector<impl::Operand> keys;     // the slots' keys this round
+    std::int32_t keyWidth;              // parts per key
+    std::vector<impl::Operand> keys;    // the slots' keys this round, part by part
     std::int32_t entriesBegin, exportsBegin;  // what the process copies traced
     std::int32_t copyStride = -1;       // exports per copy
   };
-  SpawnScope beginSpawn(impl::Operand launch, int maxKeys);
+  SpawnScope beginSpawn(const std::vector<impl::Operand>& launch, int maxKeys);
   void checkEnds(const SpawnScope& scope, impl::Operand keep);
   void copyTraced(SpawnScope& scope, int slot, std::int32_t exportsBefore);
   void endSpawn(const SpawnScope& scope, const std::vector<impl::Operand>& keys);
@@ -414,7 +433,7 @@ class Program {
   BranchScope beginBranch(impl::Operand cond);
   void enterSide(const BranchScope& scope, bool left);
   void endBranch(const BranchScope& scope);
-  AlignScope beginAlign(impl::Operand key);
+  AlignScope beginAlign(const std::vector<impl::Operand>& key);
   void endAlign(const AlignScope& scope);
   impl::Operand record(impl::Op op, graph::Node node);
   impl::Op alignedOp(impl::OpCode code, impl::Operand a, std::int32_t plane, bool keyedPlane,

@@ -60,9 +60,9 @@ enum class OpCode : std::int32_t {
   // entry k's value written to edge plane `edge` at k, the own entry to export `plane` (what
   // the exchange's ShareRead gives back next round).
   ExchangeSend,
-  // The key of process slot `slot` of a spawn (Program::spawn): the slot's key of last round
-  // while its process lives, else the next new key (launched here as a, or spread by a
-  // neighbor) in key order over the free slots; -1 for none.
+  // A component of the key of process slot `slot` of a spawn (Program::spawn): the slot's key
+  // of last round while its process lives, else the next new key (launched here as (a, b, c),
+  // or spread by a neighbor) in lexicographic key order over the free slots; -1 for none.
   SpawnKey,
   // The device's clock (sim/Schedule.hpp): the time of this firing, and the time since its
   // last one (0 at its first). Synchronous rounds fire at 0, 1, 2, ...
@@ -99,17 +99,19 @@ struct Op {
   std::int32_t componentBegin = 0, componentCount = 0;
   std::int32_t lexicographic = 0;
   std::int32_t edge = -1;  // ExchangeSend: its edge plane
-  // SpawnKey: spawn `spawn`'s slot `slot` of `width`; the slots' keys are states from `state`
-  // on, and the keys they spread exports from `plane` on.
-  std::int32_t spawn = -1, slot = -1, width = 0, state = -1;
+  // SpawnKey: component `component` of the key of spawn `spawn`'s slot `slot` of `width`. A
+  // key has `keyWidth` components (the launch's are a, b, c); slot t's component i is state
+  // `state` + t * keyWidth + i, and the key it spreads is that export from `plane` on.
+  std::int32_t spawn = -1, slot = -1, width = 0, state = -1, keyWidth = 1;
 };
 
 // Op::keyed and EntryOp::keyed of a call that is keyed only because the simulation runs on a
 // Schedule (asynchronous devices: a neighbor is heard only once it has fired); its key is 1.
 constexpr std::int32_t kKeyedByClock = 2;
 
-// The most process slots a spawn keeps per device.
+// The most process slots a spawn keeps per device, and the most components of its keys.
 constexpr int kMaxProcesses = 64;
+constexpr int kMaxKeyWidth = 3;
 
 // The most components one lexicographic fold evaluates in one pass (wider ones fold
 // component by component).

@@ -575,9 +575,10 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION std::int64_t neighborRow(const EntryOp& x, std::int64_t d, std::int64_t j,
                                                   std::int64_t s) const;
 
-  // The key of a spawn's slot (OpCode::SpawnKey). Keys are whole numbers >= 0; a live one
-  // stays in its slot, and the free slots take the new keys (launched here, or spread by an
-  // aligned neighbor last round, not held here) smallest first. The slot-0 op notes an overflow.
+  // A component of the key of a spawn's slot (OpCode::SpawnKey). Keys are tuples of whole
+  // numbers, live when the first is >= 0; a live one stays in its slot, and the free slots take
+  // the new keys (launched here, or spread by an aligned neighbor last round, not held here)
+  // smallest first, lexicographically. The op of slot 0, component 0 notes an overflow.
   KOKKOS_INLINE_FUNCTION void spawnKey(const Team& team, const Op& op, double* scratch,
                                        std::int64_t stride, std::int64_t first,
                                        std::int64_t count) const;

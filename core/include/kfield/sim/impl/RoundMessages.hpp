@@ -23,19 +23,33 @@ KOKKOS_INLINE_FUNCTION std::int64_t RoundKernel<ExecSpace>::neighborRow(const En
   return -1;
 }
 
+// Keys of `width` components compare lexicographically; they are whole numbers, a live one's
+// first component >= 0.
+KOKKOS_INLINE_FUNCTION bool keyBefore(const double* x, const double* y, int width) {
+  for (int i = 0; i < width; ++i) {
+    if (x[i] != y[i]) return x[i] < y[i];
+  }
+  return false;
+}
+
 template <class ExecSpace>
 KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::spawnKey(const Team& team, const Op& op,
                                                              double* scratch, std::int64_t stride,
                                                              std::int64_t first,
                                                              std::int64_t count) const {
   double* out = scratch + op.out * stride;
-  const double* launch = op.a.slot >= 0 ? scratch + op.a.slot * stride : nullptr;
+  const int width = op.keyWidth;
+  const Operand launchParts[kMaxKeyWidth] = {op.a, op.b, op.c};
   forDevices(team, first, count, [&](std::int64_t d, std::int64_t s, std::int64_t e) {
     const double k = keyOf(op, scratch, stride, e);
-    double held[kMaxProcesses];
+    // Component i of slot t's key as the device kept it last round.
+    auto keptPart = [&](int t, int i) {
+      return planes.states((op.state + t * width + i) * devices + d, s);
+    };
+    double held[kMaxProcesses];  // each slot's live key's first component; -1: free
     int free = 0, rank = -1;
     for (int t = 0; t < op.width; ++t) {
-      const std::int64_t row = (op.state + t) * devices + d;
+      const std::int64_t row = (op.state + t * width) * devices + d;
       const bool kept =
           op.keyed ? k != 0.0 && planes.stateKeys(row, s) == k && firedBefore(d, s) : fresh(s) == 0;
       held[t] = kept ? planes.states(row, s) : -1.0;
@@ -47,43 +61,53 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::spawnKey(const Team& team, c
     }
     // Slot 0's op counts the new keys even when its own slot is taken: more new keys than
     // free slots is an overflow, whichever slots are free.
-    const bool counts = op.slot == 0 && overflow.extent(0) > 0 && fires(d, s);
+    const bool counts = op.slot == 0 && op.component == 0 && overflow.extent(0) > 0 && fires(d, s);
     if (rank < 0 && !counts) {  // a live process keeps its slot
-      out[e] = held[op.slot];
+      out[e] = keptPart(op.slot, op.component);
       return;
     }
-    const double launched = launch ? launch[e] : op.a.constant;
+    double launched[kMaxKeyWidth];
+    for (int i = 0; i < width; ++i) {
+      const Operand& o = launchParts[i];
+      launched[i] = o.slot >= 0 ? scratch[o.slot * stride + e] : o.constant;
+    }
     const bool others = fresh(s) == 0 && k != 0.0;
-    // The smallest new key above `after` (+inf: none).
-    auto next = [&](double after) {
-      double best = math::infinity();
-      auto consider = [&](double c) {
-        if (!(c >= 0.0) || !(c > after) || !(c < best)) return;
+    // The smallest new key after `after` into best (first component +inf: none).
+    auto next = [&](const double* after, double* best) {
+      best[0] = math::infinity();
+      auto consider = [&](auto part) {
+        if (!(part(0) >= 0.0)) return;
+        double c[kMaxKeyWidth];
+        for (int i = 0; i < width; ++i) c[i] = part(i);
+        if (!keyBefore(after, c, width) || !keyBefore(c, best, width)) return;
         for (int t = 0; t < op.width; ++t) {
-          if (held[t] == c) return;
+          if (held[t] != c[0]) continue;
+          int i = 1;
+          while (i < width && keptPart(t, i) == c[i]) ++i;
+          if (i == width) return;
         }
-        best = c;
+        for (int i = 0; i < width; ++i) best[i] = c[i];
       };
-      if (k != 0.0) consider(launched);
+      if (k != 0.0) consider([&](int i) { return launched[i]; });
       for (std::int64_t n = net.offsets(d); others && n < net.offsets(d + 1); ++n) {
         const std::int64_t j = net.neighbors(n);
         if (j == d || (clockRow >= 0 && !heard(d, j, s))) continue;
         for (int t = 0; t < op.width; ++t) {
-          const std::int64_t row = (op.plane + t) * devices + j;
+          const std::int64_t row = (op.plane + t * width) * devices + j;
           if (op.keyed && planes.presencePrev(row, s) != k) continue;
-          consider(planes.exportsPrev(row, s));
+          consider([&](int i) { return planes.exportsPrev(row + i * devices, s); });
         }
       }
-      return best;
     };
-    double key = -1.0;
+    double at[kMaxKeyWidth] = {-1.0, -1.0, -1.0}, following[kMaxKeyWidth], key = -1.0;
     int found = 0;
-    for (double at = next(-1.0); at < math::infinity(); at = next(at)) {
-      if (found == rank) key = at;
+    for (next(at, following); following[0] < math::infinity(); next(at, following)) {
+      for (int i = 0; i < width; ++i) at[i] = following[i];
+      if (found == rank) key = at[op.component];
       ++found;
-      if (op.slot > 0 && found > rank) break;  // only slot 0's op counts them all
+      if (!counts && found > rank) break;  // only slot 0's op counts them all
     }
-    out[e] = rank < 0 ? held[op.slot] : key;
+    out[e] = rank < 0 ? keptPart(op.slot, op.component) : key;
     if (counts && found > free) {
       Kokkos::atomic_fetch_min(&overflow(op.spawn * static_cast<std::int64_t>(fresh.extent(0)) + s),
                                d);
