@@ -176,7 +176,9 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   // f(candidate index of each neighbor) of an owned point, as the whole graph finds them.
   const double r2 = radius * radius;
   const auto forNeighbors = [&](std::int64_t drawn, auto&& f) {
-    const auto [x, y] = points.at(drawn);
+    // Not a structured binding: nvcc (C++17) refuses to capture one.
+    const std::pair<double, double> at = points.at(drawn);
+    const double x = at.first, y = at.second;
     forCellsAround(drawn, [&](std::int64_t cx, std::int64_t cy) {
       const auto b = std::size_t((cy - y0) * boxWidth + (cx - x0));  // inside the box: near
       for (std::int64_t k = cellStart[b]; k < cellStart[b + 1]; ++k) {

@@ -51,7 +51,8 @@ Processes<T, Key> Program::spawn(const Field<Key>& launch, int maxKeys, Body&& b
   Processes<T, Key> out;
   for (int s = 0; s < maxKeys; ++s) {
     const auto part = scope.keys.begin() + static_cast<std::ptrdiff_t>(s * width);
-    const Field<Key> key = fieldOf<Key>({part, part + static_cast<std::ptrdiff_t>(width)});
+    const Field<Key> key =
+        fieldOf<Key>(std::vector<impl::Operand>(part, part + static_cast<std::ptrdiff_t>(width)));
     const std::int32_t exportsBefore = static_cast<std::int32_t>(traced_.exports.size());
     const Field<Tuple<T, bool>> step = branch(
         Keys::live(key),

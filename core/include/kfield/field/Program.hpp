@@ -81,7 +81,7 @@ class Program {
   // The neighbors' values of x (their last round's), and this device's current one.
   template <class T>
   NbrField<T> neighbors(const Field<T>& x) {
-    return NbrField<T>(this, neighborsExpressions({x.operand_})[0], false);
+    return NbrField<T>(this, neighborsExpressions(operandsOf(x))[0], false);
   }
   template <class... Ts>
   NbrField<Tuple<Ts...>> neighbors(const Field<Tuple<Ts...>>& x) {
@@ -93,8 +93,8 @@ class Program {
   // the device's current value for itself.
   template <class T>
   NbrField<T> nbr(const Field<T>& init, const Field<T>& x) {
-    const ShareScope scope = beginShare({init.operand_}, "nbr");
-    endShare(scope, {x.operand_});
+    const ShareScope scope = beginShare(operandsOf(init), "nbr");
+    endShare(scope, operandsOf(x));
     return NbrField<T>(this, scope.shared[0], false);
   }
   template <class T>
@@ -113,8 +113,8 @@ class Program {
   // where nothing came, as in a device's first round in the call).
   template <class T>
   NbrField<T> nbr(const Field<T>& init, const NbrField<T>& x) {
-    const ShareScope scope = beginShare({init.operand_}, "nbr", true);
-    endExchange(scope, {x.expression_});
+    const ShareScope scope = beginShare(operandsOf(init), "nbr", true);
+    endExchange(scope, std::vector<std::int32_t>{x.expression_});
     return NbrField<T>(this, scope.shared[0], false);
   }
   template <class T>
@@ -128,9 +128,9 @@ class Program {
   // this call last round) a device sends its own entry. share is the case of one value for all.
   template <class T, class Update>
   NbrField<T> exchange(const Field<T>& init, Update&& update) {
-    const ShareScope scope = beginShare({init.operand_}, "exchange", true);
+    const ShareScope scope = beginShare(operandsOf(init), "exchange", true);
     const NbrField<T> sent = update(NbrField<T>(this, scope.shared[0], false));
-    endExchange(scope, {sent.expression_});
+    endExchange(scope, std::vector<std::int32_t>{sent.expression_});
     return sent;
   }
   template <class T, class Update>
@@ -150,9 +150,9 @@ class Program {
   // Returns this round's value, update(previous).
   template <class T, class Update>
   Field<T> remember(const Field<T>& init, Update&& update) {
-    const RememberScope scope = beginRemember({init.operand_}, "remember");
+    const RememberScope scope = beginRemember(operandsOf(init), "remember");
     const Field<T> next = update(Field<T>(this, scope.reads[0]));
-    endRemember(scope, {next.operand_});
+    endRemember(scope, operandsOf(next));
     return next;
   }
   // A tuple kept whole: update gets and returns a field of the same tuple type.
@@ -173,9 +173,9 @@ class Program {
   // returns the new value, which is kept and shared. Information moves one hop per round.
   template <class T, class Update>
   Field<T> share(const Field<T>& init, Update&& update) {
-    const ShareScope scope = beginShare({init.operand_});
+    const ShareScope scope = beginShare(operandsOf(init));
     const Field<T> next = update(NbrField<T>(this, scope.shared[0], false));
-    endShare(scope, {next.operand_});
+    endShare(scope, operandsOf(next));
     return next;
   }
   // A tuple shared whole (one call, one alignment): the G block's (distance, value) pairs.
@@ -317,7 +317,7 @@ class Program {
   template <class T>
   TracedProgram finish(const Field<T>& output) {
     (void)sensorTypeOf<T>();  // refuses a result that is not a field of double, int or bool
-    return finishWith({output.operand_});
+    return finishWith(operandsOf(output));
   }
   template <class... Ts>
   TracedProgram finish(const Field<Tuple<Ts...>>& output) {  // one output plane per component
@@ -327,7 +327,9 @@ class Program {
   // Fields and tuples to and from their components' operands (expressions).
   template <class T>
   static std::vector<impl::Operand> operandsOf(const Field<T>& x) {
-    return {x.operand_};
+    std::vector<impl::Operand> parts;
+    parts.push_back(x.operand_);
+    return parts;
   }
   template <class... Ts>
   static std::vector<impl::Operand> operandsOf(const Field<Tuple<Ts...>>& t) {

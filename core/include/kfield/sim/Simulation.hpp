@@ -666,7 +666,6 @@ void BasicSimulation<ExecSpace>::rebuildNetwork() {
     if (program_.exports[i].edge >= 0) ownRow[program_.exports[i].edge] = std::int64_t(i) * devices_;
   }
   const auto own = impl::upload<Memory>(ownRow, "kfield::sim::edge_own_rows");
-  const auto oldEntries = static_cast<std::int64_t>(before.neighbors.extent(0));
   const auto newEntries = static_cast<std::int64_t>(after.neighbors.extent(0));
   const std::int64_t edgeRow = planes_.edgeRow, edgePlanes = program_.edgePlanes;
   const std::uint64_t rows = impl::total({std::uint64_t(edgeRow), impl::product({std::uint64_t(edgePlanes), std::uint64_t(newEntries)})});
@@ -676,25 +675,9 @@ void BasicSimulation<ExecSpace>::rebuildNetwork() {
                       limit.where);
   const Plane<Memory> old = planes_.exportsPrev;
   Plane<Memory> moved(Kokkos::view_alloc(Kokkos::WithoutInitializing, old.label()), rows, samples_);
-  const std::int64_t samples = samples_;
   Kokkos::deep_copy(space_, Kokkos::subview(moved, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()),
                     Kokkos::subview(old, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()));
-  Kokkos::parallel_for(
-      "kfield::sim::move_edges", Kokkos::RangePolicy<ExecSpace>(space_, 0, devices_),
-      KOKKOS_LAMBDA(std::int64_t d) {
-        std::int64_t from = before.offsets(d);
-        const std::int64_t fromEnd = before.offsets(d + 1);
-        for (std::int64_t k = after.offsets(d); k < after.offsets(d + 1); ++k) {
-          const std::int32_t j = after.neighbors(k);  // both rows ascend: one merge
-          while (from < fromEnd && before.neighbors(from) < j) ++from;
-          const bool kept = from < fromEnd && before.neighbors(from) == j;
-          for (std::int64_t e = 0; e < edgePlanes; ++e) {
-            const std::int64_t src = kept ? edgeRow + e * oldEntries + from : own(e) + d;
-            const std::int64_t dst = edgeRow + e * newEntries + k;
-            for (std::int64_t s = 0; s < samples; ++s) moved(dst, s) = old(src, s);
-          }
-        }
-      });
+  impl::moveEdgeMessages(space_, devices_, before, after, own, old, moved, edgeRow, edgePlanes);
   planes_.exportsPrev = moved;
   if (planes_.exportsNow.extent(0) != rows) {  // rewritten by the next round before it is read
     planes_.exportsNow = Plane<Memory>();
@@ -817,17 +800,7 @@ void BasicSimulation<ExecSpace>::runLockstep(
   firesWhenOn_ = false;
   for (std::int64_t p = 0; p < live; ++p) clockHost(p) = count[p];
   Kokkos::deep_copy(sampleClock_, clockHost);
-  const auto perSample = sampleClock_;
-  Kokkos::parallel_for(
-      "kfield::sim::clock_lockstep", Kokkos::RangePolicy<ExecSpace>(space_, 0, devices_),
-      KOKKOS_LAMBDA(std::int64_t d) {
-        for (std::int64_t p = 0; p < live; ++p) {
-          const double k = perSample(p);
-          c.count(d, p) = k;
-          c.next(d, p) = k * period;
-          c.last(d, p) = c.on(d, p) != 0.0 ? (k - 1.0) * period : c.last(d, p);  // NaN while off
-        }
-      });
+  c.passLockstep(space_, sampleClock_, live);
 }
 
 template <class ExecSpace>

@@ -77,6 +77,25 @@ struct Clock {
     return states(row + 3 * devices + d, p);
   }
 
+  // After lockstep steps (BasicSimulation::runLockstep): every device at position p has passed
+  // counts(p) firings, the last one a period before the next; a device off keeps NaN as its
+  // last firing.
+  void passLockstep(ExecSpace space, const Kokkos::View<const double*, Memory>& counts,
+                    std::int64_t live) const {
+    const Clock c = *this;
+    const double period = schedule.period;
+    Kokkos::parallel_for(
+        "kfield::sim::clock_lockstep", Kokkos::RangePolicy<ExecSpace>(space, 0, devices),
+        KOKKOS_LAMBDA(std::int64_t d) {
+          for (std::int64_t p = 0; p < live; ++p) {
+            const double k = counts(p);
+            c.count(d, p) = k;
+            c.next(d, p) = k * period;
+            c.last(d, p) = c.on(d, p) != 0.0 ? (k - 1.0) * period : c.last(d, p);
+          }
+        });
+  }
+
   // Every device before its first firing; `sampleOf`: the sample at each position.
   void start(ExecSpace space, const Kokkos::View<const std::int64_t*, Memory>& sampleOf,
              std::int64_t positions) const {

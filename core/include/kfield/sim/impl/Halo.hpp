@@ -119,9 +119,8 @@ class HaloTransfer {
     move(space_, recv_, recvValues_, planes, live, false);
   }
 
- private:
   // Between the planes and a buffer (row i of `rows`, sample s at i * live + s): out of the
-  // planes (pack) or into them.
+  // planes (pack) or into them. Public: nvcc refuses device lambdas in private members.
   static void move(const ExecSpace& space, const Kokkos::View<std::int64_t*, Memory>& rows,
                    const Kokkos::View<double*, Memory>& values, const HaloPlanes<Memory>& planes,
                    std::int64_t live, bool pack) {
@@ -139,6 +138,7 @@ class HaloTransfer {
         });
   }
 
+ private:
   void post(double* values, std::int64_t begin, std::int64_t end, std::int64_t live, int peer,
             bool sending) {
     if (end == begin) return;

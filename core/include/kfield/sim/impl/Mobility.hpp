@@ -255,6 +255,7 @@ class Mobility {
     b = m.ymin + (m.ymax - m.ymin) * uniform01(stream, 2 * k + 1);
   }
 
+ public:  // the members that launch kernels: nvcc refuses device lambdas in private members
   // Velocities (a direction uniform on the circle, by rejection: only correctly rounded
   // operations, the same bits everywhere) or first waypoints.
   void start() {
@@ -348,7 +349,8 @@ class Mobility {
     // (ids differ, and counting ranks takes no branches). A row longer than that is left to
     // the copy below. Its length goes where the device's id puts it, for the offsets.
     const std::int64_t slots = stage(entries_[1 - c]);
-    const auto staged = staged_, stagedLengths = withLengths_ ? stagedLengths_ : Values();
+    const auto staged = staged_;
+    const auto stagedLengths = withLengths_ ? stagedLengths_ : Values();
     const bool withLengths = withLengths_;
     Kokkos::parallel_for(
         "kfield::mobility::rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t k) {
@@ -395,7 +397,8 @@ class Mobility {
     entries_[c] = entries;
     // The rows go where the devices' ids put them, read from the members' places: copied in
     // id order, the writes stream (written in cell order, each would wait on its own miss).
-    const auto rows = neighbors_[c], rowLengths = withLengths_ ? lengths_[c] : Values();
+    const auto rows = neighbors_[c];
+    const auto rowLengths = withLengths_ ? lengths_[c] : Values();
     Kokkos::parallel_for(
         "kfield::mobility::copy_rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
           const std::int64_t k = position(d), to = offsets(d), size = offsets(d + 1) - to;
@@ -436,6 +439,7 @@ class Mobility {
     }
   }
 
+ private:
   // Places per member for its row, a multiple of 16 and at most kMaxSlots: the last build's
   // mean row and 2.5 standard deviations of a Poisson count (8 at the first build); longer
   // rows take the slow path. Only the speed depends on it. Returns how many.
@@ -525,6 +529,35 @@ class Mobility {
   Kokkos::View<std::int64_t*, Memory> reverse_[2];
   std::int64_t entries_[2] = {0, 0};
 };
+
+// What each device sent each neighbor, moved to the rebuilt rows: rows from `edgeRow` of `old`
+// hold `edgePlanes` edge planes over `before`'s entries, and go to `moved` over `after`'s. A
+// neighbor new to the device was sent nothing: it reads the device's own entry (export row
+// own(e) + d), the value of the sent field outside its domain.
+template <class ExecSpace, class Net, class Rows, class Values>
+void moveEdgeMessages(const ExecSpace& space, std::int64_t devices, const Net& before,
+                      const Net& after, const Rows& own, const Values& old, const Values& moved,
+                      std::int64_t edgeRow, std::int64_t edgePlanes) {
+  const auto oldEntries = static_cast<std::int64_t>(before.neighbors.extent(0));
+  const auto newEntries = static_cast<std::int64_t>(after.neighbors.extent(0));
+  const auto samples = static_cast<std::int64_t>(moved.extent(1));
+  Kokkos::parallel_for(
+      "kfield::sim::move_edges", Kokkos::RangePolicy<ExecSpace>(space, 0, devices),
+      KOKKOS_LAMBDA(std::int64_t d) {
+        std::int64_t from = before.offsets(d);
+        const std::int64_t fromEnd = before.offsets(d + 1);
+        for (std::int64_t k = after.offsets(d); k < after.offsets(d + 1); ++k) {
+          const std::int32_t j = after.neighbors(k);  // both rows ascend: one merge
+          while (from < fromEnd && before.neighbors(from) < j) ++from;
+          const bool kept = from < fromEnd && before.neighbors(from) == j;
+          for (std::int64_t e = 0; e < edgePlanes; ++e) {
+            const std::int64_t src = kept ? edgeRow + e * oldEntries + from : own(e) + d;
+            const std::int64_t dst = edgeRow + e * newEntries + k;
+            for (std::int64_t s = 0; s < samples; ++s) moved(dst, s) = old(src, s);
+          }
+        }
+      });
+}
 
 }  // namespace kfield::impl
 
