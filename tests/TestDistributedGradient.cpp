@@ -4,6 +4,7 @@
 #include "DistributedRuns.hpp"
 #include "ErrorOf.hpp"
 #include "LibraryRuns.hpp"
+#include "ProcessPrograms.hpp"
 #include "TestSpaces.hpp"
 
 #include <kfield/Config.hpp>
@@ -150,36 +151,9 @@ std::vector<TracedProgram> exchangeAndSpawnPrograms() {
                    [&] { return p.nbr(x, p.neighbors(y) - y).max(); });
              }),
       traced("spawn",
-             [](Program& p, const F& x, const F& y) {
-               const Field<int> id = p.uid();
-               const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
-               const Field<int> launch =
-                   p.mux((id == 0 && round == 1) || (id == 50 && round == 2), id, p.constant(-1));
-               return p.spawn<double>(launch, 3, [&](const Field<int>&) {
-                 const F v = p.share(x, [&](const N& n) { return (n * y).excludeSelf().sum() * 0.3 + x; });
-                 return std::make_pair(v, round < 50);
-               }).sum();
-             }),
+             [](Program& p, const F& x, const F& y) { return launchedProcesses(p, x, y, 50); }),
       traced("spawn.pairs",
-             [](Program& p, const F& x, const F& y) {
-               using Key = Tuple<int, int>;
-               const Field<int> id = p.uid();
-               const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
-               const Field<bool> launches =
-                   (id == 0 && (round == 1 || round == 3)) || (id == 50 && round == 2);
-               const Field<Key> launch =
-                   p.mux(launches, p.tuple(id, round), p.tuple(p.constant(-1), p.constant(-1)));
-               return p
-                   .spawn<double>(launch, 3,
-                                  [&](const Field<Key>& key) {
-                                    const F z = x * toDouble(get<1>(key));
-                                    const F v = p.share(z, [&](const N& n) {
-                                      return (n * y).excludeSelf().sum() * 0.3 + z;
-                                    });
-                                    return std::make_pair(v, round < 50);
-                                  })
-                   .sum();
-             }),
+             [](Program& p, const F& x, const F& y) { return pairKeyedProcesses(p, x, y, 50); }),
   };
 }
 

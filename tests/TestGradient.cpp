@@ -1,5 +1,6 @@
 #include "ErrorOf.hpp"
 #include "FieldReference.hpp"
+#include "ProcessPrograms.hpp"
 #include "TempFolder.hpp"
 #include "TestSpaces.hpp"
 
@@ -509,38 +510,9 @@ TYPED_TEST(Gradient, ExchangeAndSpawnVjpsPassTheDotProductTest) {
        }},
       // Processes launched by devices 0 (round 1) and 5 (round 2): their neighbor reads find
       // each neighbor's copy by key, and so do their adjoints.
-      {"spawn",
-       [](Program& p, const F& x, const F& y) {
-         const Field<int> id = p.uid();
-         const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
-         const Field<int> launch = p.mux((id == 0 && round == 1) || (id == 5 && round == 2), id, p.constant(-1));
-         return p.spawn<double>(launch, 3, [&](const Field<int>&) {
-           const F v = p.share(x, [&](const N& n) { return (n * y).excludeSelf().sum() * 0.3 + x; });
-           return std::make_pair(v, round < 50);
-         }).sum();
-       }},
-      // Pair keys (launcher, start): device 0 launches in rounds 1 and 3, so two of its
-      // processes run side by side.
+      {"spawn", [](Program& p, const F& x, const F& y) { return launchedProcesses(p, x, y, 5); }},
       {"spawn.pairs",
-       [](Program& p, const F& x, const F& y) {
-         using Key = Tuple<int, int>;
-         const Field<int> id = p.uid();
-         const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
-         const Field<bool> launches =
-             (id == 0 && (round == 1 || round == 3)) || (id == 5 && round == 2);
-         const Field<Key> launch =
-             p.mux(launches, p.tuple(id, round), p.tuple(p.constant(-1), p.constant(-1)));
-         return p
-             .spawn<double>(launch, 3,
-                            [&](const Field<Key>& key) {
-                              const F z = x * toDouble(get<1>(key));
-                              const F v = p.share(z, [&](const N& n) {
-                                return (n * y).excludeSelf().sum() * 0.3 + z;
-                              });
-                              return std::make_pair(v, round < 50);
-                            })
-             .sum();
-       }},
+       [](Program& p, const F& x, const F& y) { return pairKeyedProcesses(p, x, y, 5); }},
   };
   const Network grid = Network::grid(4, 3, 8), rgg = Network::randomGeometric(30, 1.6, 4);
   for (const auto& [name, body] : cases) {
