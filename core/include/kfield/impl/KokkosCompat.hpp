@@ -24,6 +24,15 @@
 #define KFIELD_IMPL_INDEPENDENT
 #endif
 
+// Before a host-device function template that host-only code also calls with host-only
+// callables (the host backends' entry blocks): nvcc would flag those calls, and
+// --Werror=all-warnings makes that an error.
+#if defined(__CUDACC__) && !defined(__clang__)
+#define KFIELD_IMPL_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
+#else
+#define KFIELD_IMPL_EXEC_CHECK_DISABLE
+#endif
+
 namespace kfield::impl {
 
 // Asks the host's caches for words [0, count) of p ahead of use (a hint; nothing on GPUs,

@@ -6,6 +6,7 @@
 #define KFIELD_SIM_IMPL_ENTRYBLOCK_HPP
 
 #include "kfield/field/impl/Bytecode.hpp"
+#include "kfield/impl/KokkosCompat.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -21,7 +22,7 @@ struct EntryBlock {
   double reg[kMaxEntryOps][kEntryBlock];                        // register r of pair i
 
   // Adds a pair; true when the block is full.
-  bool add(std::int64_t entry, std::int64_t neighbor, std::int64_t sample) {
+  KOKKOS_INLINE_FUNCTION bool add(std::int64_t entry, std::int64_t neighbor, std::int64_t sample) {
     k[size] = entry, j[size] = neighbor, s[size] = sample;
     return ++size == kEntryBlock;
   }
@@ -29,9 +30,13 @@ struct EntryBlock {
 
 // The entry program of op for device d (tile position dl) at every pair of the block: a
 // pointer to the result register.
+// Host backends only; host-device so that the kernel's host-device members may call it (the
+// device backends never instantiate it).
+KFIELD_IMPL_EXEC_CHECK_DISABLE
 template <class Kernel>
-const double* evaluateBlock(const Kernel& kernel, const Op& op, const double* scratch,
-                            std::int64_t stride, std::int64_t d, std::int64_t dl, EntryBlock& b) {
+KOKKOS_INLINE_FUNCTION const double* evaluateBlock(const Kernel& kernel, const Op& op,
+                                                   const double* scratch, std::int64_t stride,
+                                                   std::int64_t d, std::int64_t dl, EntryBlock& b) {
   const int m = b.size;
   const std::int64_t live = kernel.live, devices = kernel.devices;
   const auto& planes = kernel.planes;

@@ -345,6 +345,7 @@ struct RoundKernel {
 
   // Calls f(operation) with an entry operation on registers a (and b), the field operator of
   // the same name, as a type: a loop over it has nothing left to decide.
+  KFIELD_IMPL_EXEC_CHECK_DISABLE
   template <class F>
   KOKKOS_INLINE_FUNCTION static void withEntryOperation(EntryCode code, const F& f) {
     switch (code) {
