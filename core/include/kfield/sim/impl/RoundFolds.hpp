@@ -5,6 +5,8 @@
 
 #include "kfield/sim/impl/RoundKernel.hpp"
 
+#include <type_traits>
+
 namespace kfield::impl {
 
 template <class ExecSpace>
@@ -63,7 +65,35 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::neighborFold(
   auto inFold = [&](std::int64_t d, std::int64_t j, std::int64_t s) {
     return heard(d, j, s) && present[j * pps + s] == 1.0;
   };
-  if (live == 1) {  // the hot case of a single sample, scalar all through
+  if (live == 1 && !scheduled) {  // the hot case: one sample, synchronous rounds
+    const bool others = visitOthers && !(anyFresh && fresh(0) != 0);
+    // Which entries take part, as types: the loop has one test per entry, as a hand loop's.
+    auto loop = [&](auto withSelf, auto withOthers) {
+      threads(team, count, [&](std::int64_t dl) {
+        const std::int64_t d = first + dl;
+        const std::int64_t begin = offsets[d], end = offsets[d + 1];
+        double acc = init;
+        for (std::int64_t k = begin; k < end; ++k) {
+          const std::int64_t j = neighbors[k];
+          if (j == d) {
+            if (withSelf) acc = combine(acc, value(own ? own[dl] : now[d * ps], k));
+          } else if (withOthers) {
+            acc = combine(acc, value(prev[j * ps], k));
+          }
+        }
+        out[dl] = acc;
+      });
+    };
+    using Yes = std::true_type;
+    using No = std::false_type;
+    if (visitSelf) {
+      if (others) return loop(Yes(), Yes());
+      return loop(Yes(), No());
+    }
+    if (others) return loop(No(), Yes());
+    return loop(No(), No());
+  }
+  if (live == 1) {  // one sample on a schedule, scalar all through
     const bool others = visitOthers && !(anyFresh && fresh(0) != 0);
     threads(team, count, [&](std::int64_t dl) {
       const std::int64_t d = first + dl;
@@ -137,27 +167,27 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::interpretedFold(
   if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {  // host: a block of entries at once
     (void)team;
     const bool keyed = readsAnyPresence(op);
+    for (std::int64_t e = 0; e < count * live; ++e) out[e] = init;
+    // Blocks run across devices: each (device, sample) still takes its entries in CSR order.
+    EntryBlock block;
+    auto fold = [&] {
+      const double* v = evaluateBlock(*this, op, scratch, stride, block);
+      for (int i = 0; i < block.size; ++i) out[block.e[i]] = combine(out[block.e[i]], v[i]);
+      block.size = 0;
+    };
     for (std::int64_t dl = 0; dl < count; ++dl) {
       const std::int64_t d = first + dl;
-      double* acc = out + dl * live;
-      for (std::int64_t s = 0; s < live; ++s) acc[s] = init;
-      EntryBlock block;
-      auto fold = [&] {
-        const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
-        for (int i = 0; i < block.size; ++i) acc[block.s[i]] = combine(acc[block.s[i]], v[i]);
-        block.size = 0;
-      };
       for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
         const std::int64_t j = net.neighbors(k);
         const bool self = j == d;
         if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
         for (std::int64_t s = 0; s < live; ++s) {
           if (!self && (keyed ? !aligned(op, d, j, s) : fresh(s) != 0)) continue;
-          if (block.add(k, j, s)) fold();
+          if (block.add(k, j, s, d, dl * live + s)) fold();
         }
       }
-      if (block.size > 0) fold();
     }
+    if (block.size > 0) fold();
     return;
   }
   threads(team, count, [&](std::int64_t dl) {
@@ -277,31 +307,38 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicFold(
   const std::int64_t* offsets = net.offsets.data();
   const std::int32_t* neighbors = net.neighbors.data();
   const double* lengths = net.lengths.data();
-  for (std::int64_t dl = 0; dl < count; ++dl) {
-    const std::int64_t d = first + dl;
-    double best[W];
-    for (int c = 0; c < W; ++c) best[c] = p.init;
-    for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
-      const std::int64_t j = neighbors[k];
-      const bool self = j == d;
-      if (self && p.excludeSelf) continue;
-      const double length = lengths != nullptr ? lengths[k] : 0.0;
-      bool replaced = false, tied = true;
-      for (int c = 0; c < W; ++c) {  // best after one more entry, from the first better one
-        const double v = p.form(c,
-                                !self      ? p.prev[c][j * p.ps]
-                                : p.own[c] ? p.own[c][dl]
-                                           : p.now[c][d * p.ps],
-                                length);
-        const bool better = tied && (p.isMax ? best[c] < v : v < best[c]);
-        const double reset = p.isMax ? (p.init < v ? v : p.init) : (v < p.init ? v : p.init);
-        tied = tied && v == best[c];
-        best[c] = replaced ? reset : better ? v : best[c];
-        replaced = replaced || better;
+  // The fold's kind and whether it skips the device itself, as types: nothing in the neighbor
+  // loop tests them.
+  auto loop = [&](auto isMax, auto excludeSelf) {
+    for (std::int64_t dl = 0; dl < count; ++dl) {
+      const std::int64_t d = first + dl;
+      double best[W];
+      for (int c = 0; c < W; ++c) best[c] = p.init;
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        const bool self = j == d;
+        if (excludeSelf && self) continue;
+        const double length = lengths != nullptr ? lengths[k] : 0.0;
+        bool replaced = false, tied = true;
+        for (int c = 0; c < W; ++c) {  // best after one more entry, from the first better one
+          const double x = excludeSelf || !self ? p.prev[c][j * p.ps]
+                           : p.own[c]           ? p.own[c][dl]
+                                                : p.now[c][d * p.ps];
+          const double v = p.form(c, x, length);
+          const bool better = tied && (isMax ? best[c] < v : v < best[c]);
+          const double reset = isMax ? (p.init < v ? v : p.init) : (v < p.init ? v : p.init);
+          tied = tied && v == best[c];
+          best[c] = replaced ? reset : better ? v : best[c];
+          replaced = replaced || better;
+        }
       }
+      for (int c = 0; c < W; ++c) p.out[c][dl] = best[c];
     }
-    for (int c = 0; c < W; ++c) p.out[c][dl] = best[c];
-  }
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
+  if (p.isMax) return p.excludeSelf ? loop(Yes(), Yes()) : loop(Yes(), No());
+  return p.excludeSelf ? loop(No(), Yes()) : loop(No(), No());
 }
 
 template <class ExecSpace>

@@ -129,22 +129,24 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::exchangeSend(const Team& tea
                                                         // once
     (void)team;
     const bool keyed = op.keyed != 0 || readsAnyPresence(op);
+    // Blocks run across devices: first every device's own entry (what a neighbor not aligned
+    // with it gets), then the neighbors' entries.
+    EntryBlock block;
+    auto keep = [&] {  // the own entries
+      const double* v = evaluateBlock(*this, op, scratch, stride, block);
+      for (int i = 0; i < block.size; ++i) {
+        const std::int64_t d = block.d[i], s = block.s[i];
+        if (track) noteChange(planes.exportsPrev(row + d, s), v[i], s);
+        planes.exportsNow(row + d, s) = v[i];
+        if (op.keyed) planes.presenceNow(row + d, s) = keyOf(op, scratch, stride, block.e[i]);
+      }
+      block.size = 0;
+    };
     for (std::int64_t dl = 0; dl < count; ++dl) {
       const std::int64_t d = first + dl;
       const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
       std::int64_t self = begin;
       while (self < end && net.neighbors(self) != d) ++self;
-      EntryBlock block;
-      auto keep = [&] {  // the own entries
-        const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
-        for (int i = 0; i < block.size; ++i) {
-          const std::int64_t s = block.s[i];
-          if (track) noteChange(planes.exportsPrev(row + d, s), v[i], s);
-          planes.exportsNow(row + d, s) = v[i];
-          if (op.keyed) planes.presenceNow(row + d, s) = keyOf(op, scratch, stride, dl * live + s);
-        }
-        block.size = 0;
-      };
       for (std::int64_t s = 0; s < live; ++s) {
         if (!fires(d, s)) {  // keeps what it last sent, to itself and to each neighbor
           planes.exportsNow(row + d, s) = planes.exportsPrev(row + d, s);
@@ -152,34 +154,37 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::exchangeSend(const Team& tea
           for (std::int64_t k = begin; k < end; ++k) {
             planes.exportsNow(edges + k, s) = planes.exportsPrev(edges + k, s);
           }
-        } else if (block.add(self, d, s)) {
+        } else if (block.add(self, d, s, d, dl * live + s)) {
           keep();
         }
       }
-      if (block.size > 0) keep();
-      auto write = [&](std::int64_t k, std::int64_t s, double v) {
-        if (track) noteChange(planes.exportsPrev(edges + k, s), v, s);
-        planes.exportsNow(edges + k, s) = v;
-      };
-      auto send = [&] {
-        const double* v = evaluateBlock(*this, op, scratch, stride, d, dl, block);
-        for (int i = 0; i < block.size; ++i) write(block.k[i], block.s[i], v[i]);
-        block.size = 0;
-      };
-      for (std::int64_t k = begin; k < end; ++k) {
+    }
+    if (block.size > 0) keep();
+    auto write = [&](std::int64_t k, std::int64_t s, double v) {
+      if (track) noteChange(planes.exportsPrev(edges + k, s), v, s);
+      planes.exportsNow(edges + k, s) = v;
+    };
+    auto send = [&] {
+      const double* v = evaluateBlock(*this, op, scratch, stride, block);
+      for (int i = 0; i < block.size; ++i) write(block.k[i], block.s[i], v[i]);
+      block.size = 0;
+    };
+    for (std::int64_t dl = 0; dl < count; ++dl) {
+      const std::int64_t d = first + dl;
+      for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
         const std::int64_t j = net.neighbors(k);
         for (std::int64_t s = 0; s < live; ++s) {
           if (!fires(d, s)) continue;
           const bool to = j != d && (keyed ? sendsTo(op, d, j, s) : fresh(s) == 0);
           if (!to) {
             write(k, s, planes.exportsNow(row + d, s));  // the own entry
-          } else if (block.add(k, j, s)) {
+          } else if (block.add(k, j, s, d, dl * live + s)) {
             send();
           }
         }
       }
-      if (block.size > 0) send();
     }
+    if (block.size > 0) send();
     return;
   }
   threads(team, count, [&](std::int64_t dl) {
