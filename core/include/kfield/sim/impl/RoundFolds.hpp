@@ -5,8 +5,6 @@
 
 #include "kfield/sim/impl/RoundKernel.hpp"
 
-#include <type_traits>
-
 namespace kfield::impl {
 
 template <class ExecSpace>
@@ -68,7 +66,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::neighborFold(
   if (live == 1 && !scheduled) {  // the hot case: one sample, synchronous rounds
     const bool others = visitOthers && !(anyFresh && fresh(0) != 0);
     // Which entries take part, as types: the loop has one test per entry, as a hand loop's.
-    auto loop = [&](auto withSelf, auto withOthers) {
+    withChoices(visitSelf, others, [&](auto withSelf, auto withOthers) {
       threads(team, count, [&](std::int64_t dl) {
         const std::int64_t d = first + dl;
         const std::int64_t begin = offsets[d], end = offsets[d + 1];
@@ -83,15 +81,8 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::neighborFold(
         }
         out[dl] = acc;
       });
-    };
-    using Yes = std::true_type;
-    using No = std::false_type;
-    if (visitSelf) {
-      if (others) return loop(Yes(), Yes());
-      return loop(Yes(), No());
-    }
-    if (others) return loop(No(), Yes());
-    return loop(No(), No());
+    });
+    return;
   }
   if (live == 1) {  // one sample on a schedule, scalar all through
     const bool others = visitOthers && !(anyFresh && fresh(0) != 0);
@@ -309,7 +300,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicFold(
   const double* lengths = net.lengths.data();
   // The fold's kind and whether it skips the device itself, as types: nothing in the neighbor
   // loop tests them.
-  auto loop = [&](auto isMax, auto excludeSelf) {
+  withChoices(p.isMax, p.excludeSelf, [&](auto isMax, auto excludeSelf) {
     for (std::int64_t dl = 0; dl < count; ++dl) {
       const std::int64_t d = first + dl;
       double best[W];
@@ -334,11 +325,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicFold(
       }
       for (int c = 0; c < W; ++c) p.out[c][dl] = best[c];
     }
-  };
-  using Yes = std::true_type;
-  using No = std::false_type;
-  if (p.isMax) return p.excludeSelf ? loop(Yes(), Yes()) : loop(Yes(), No());
-  return p.excludeSelf ? loop(No(), Yes()) : loop(No(), No());
+  });
 }
 
 template <class ExecSpace>

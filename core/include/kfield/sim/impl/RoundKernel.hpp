@@ -28,6 +28,21 @@ KOKKOS_INLINE_FUNCTION double contextMix(double parent, double key) {
   return double((mix64(bitsOf(parent), bitsOf(key)) >> 11) | 1u);
 }
 
+// A flag decided once per tile, passed as a type to a loop that would test it per element:
+// it is a constant wherever the loop is compiled, host or device.
+template <bool B>
+struct Choice {
+  KOKKOS_INLINE_FUNCTION constexpr operator bool() const { return B; }
+};
+
+// f(Choice<a>(), Choice<b>()).
+KFIELD_IMPL_EXEC_CHECK_DISABLE
+template <class F>
+KOKKOS_INLINE_FUNCTION void withChoices(bool a, bool b, const F& f) {
+  if (a) return b ? f(Choice<true>(), Choice<true>()) : f(Choice<true>(), Choice<false>());
+  return b ? f(Choice<false>(), Choice<true>()) : f(Choice<false>(), Choice<false>());
+}
+
 template <class ExecSpace>
 struct RoundKernel {
   using Memory = typename ExecSpace::memory_space;
