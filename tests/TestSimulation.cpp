@@ -320,34 +320,55 @@ TYPED_TEST(Simulation, SmallerTilesAndSpilledValuesGiveTheSameBits) {
 
 TEST(RoundScratch, TilesShrinkToTheLimitThenValuesSpill) {
   // 10 slots, 4 live samples: 320 bytes a device; 128 devices a tile of 512 elements.
-  auto plan = impl::planRoundScratch(10, 4, 1000, 512, 1 << 20, 8);
+  auto plan = impl::planRoundScratch(10, 4, 1000, 512, 512, 1 << 20, 8);
   EXPECT_EQ(plan.tileDevices, 128);
   EXPECT_EQ(plan.tiles, 8);
   EXPECT_EQ(plan.teamBytes, 40960u);
   EXPECT_FALSE(plan.spill);
   EXPECT_EQ(plan.teams, 8);
-  plan = impl::planRoundScratch(10, 4, 1000, 512, 40000, 8);  // 125 devices fit
+  plan = impl::planRoundScratch(10, 4, 1000, 512, 512, 40000, 8);  // 125 devices fit
   EXPECT_EQ(plan.tileDevices, 125);
   EXPECT_EQ(plan.tiles, 8);
   EXPECT_EQ(plan.teamBytes, 40000u);
   EXPECT_FALSE(plan.spill);
   // 50 slots x 1000 samples is 400 kB a device, over a GPU's ~40 KiB: spilled, one device a
   // tile, as many teams as run at once.
-  plan = impl::planRoundScratch(50, 1000, 100000, 256, 40936, 2112);
+  plan = impl::planRoundScratch(50, 1000, 100000, 256, 256, 40936, 2112);
   EXPECT_EQ(plan.tileDevices, 1);
   EXPECT_EQ(plan.tiles, 100000);
   EXPECT_EQ(plan.teamBytes, 400000u);
   EXPECT_TRUE(plan.spill);
   EXPECT_EQ(plan.teams, 2112);
-  plan = impl::planRoundScratch(50, 1000, 7, 256, 40936, 2112);  // fewer tiles than teams
+  plan = impl::planRoundScratch(50, 1000, 7, 256, 256, 40936, 2112);  // fewer tiles than teams
   EXPECT_EQ(plan.teams, 7);
-  plan = impl::planRoundScratch(3, 2, 5, 512, 1 << 20, 8);  // a tile no larger than the network
+  // A tile no larger than the network.
+  plan = impl::planRoundScratch(3, 2, 5, 512, 512, 1 << 20, 8);
   EXPECT_EQ(plan.tileDevices, 5);
   EXPECT_EQ(plan.tiles, 1);
   // Sizes that overflow 64 bits saturate: spilled, and refused when the buffer is allocated.
-  plan = impl::planRoundScratch(1 << 30, std::int64_t(1) << 40, 4, 512, 1 << 20, 8);
+  plan = impl::planRoundScratch(1 << 30, std::int64_t(1) << 40, 4, 512, 512, 1 << 20, 8);
   EXPECT_TRUE(plan.spill);
   EXPECT_EQ(plan.teamBytes, impl::kSaturated);
+}
+
+TEST(RoundScratch, LongTilesShortenToGiveEveryTeamSeveral) {
+  // Tiles of 8192 device-samples where each of the teams running at once still gets
+  // kTilesPerTeam (8) of them, else shorter, down to 512.
+  auto plan = impl::planRoundScratch(6, 1, 1000000, 8192, 512, 1 << 26, 2);
+  EXPECT_EQ(plan.tileDevices, 8192);
+  EXPECT_EQ(plan.tiles, 123);
+  plan = impl::planRoundScratch(6, 64, 10000, 8192, 512, 1 << 26, 2);  // 64 samples a device
+  EXPECT_EQ(plan.tileDevices, 128);
+  EXPECT_EQ(plan.tiles, 79);
+  plan = impl::planRoundScratch(6, 1, 10000, 8192, 512, 1 << 26, 2);  // 16 tiles for 2 teams
+  EXPECT_EQ(plan.tileDevices, 625);
+  EXPECT_EQ(plan.tiles, 16);
+  plan = impl::planRoundScratch(6, 1, 10000, 8192, 512, 1 << 26, 16);  // no shorter than 512
+  EXPECT_EQ(plan.tileDevices, 512);
+  EXPECT_EQ(plan.tiles, 20);
+  plan = impl::planRoundScratch(6, 64, 10000, 8192, 512, 1 << 26, 16);
+  EXPECT_EQ(plan.tileDevices, 79);  // 10000 / 128 teams' tiles, over 8 devices of 64 samples
+  EXPECT_EQ(plan.tiles, 127);
 }
 
 TYPED_TEST(Simulation, ACarryOfAnotherShapeIsRefused) {

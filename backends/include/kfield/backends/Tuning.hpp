@@ -13,7 +13,12 @@ namespace kfield {
 // Field rounds (kfield/sim): device-samples per tile and threads per team.
 template <class ExecSpace>
 struct RoundTuning {
-  static constexpr int kTileElements = 512;
+  // Long tiles: an operation's loop over the tile costs its dispatch once per 8192 device-
+  // samples (64 samples x 128 devices rounds 1.2-1.6x faster than at 512 on this project's
+  // benchmark machine, 2026-12-05). Shorter, down to 512, where that leaves fewer than
+  // kTilesPerTeam tiles a thread (RoundScratch.hpp).
+  static constexpr int kTileElements = 8192;
+  static constexpr int kLeastTileElements = 512;
   static int teamSize() { return 1; }
   // Whether a team's threads and vector lanes split a tile (GPUs), or its one thread walks it
   // in plain loops (host backends: Kokkos' host ranges step by a run-time increment, which
@@ -48,6 +53,7 @@ struct PointwiseLanes {
 template <>
 struct RoundTuning<Kokkos::Cuda> {
   static constexpr int kTileElements = 256;
+  static constexpr int kLeastTileElements = 256;
   static int teamSize() { return 128; }
   static constexpr bool kTeamLanes = true;
   // Shared memory per block, less what Kokkos keeps for itself.

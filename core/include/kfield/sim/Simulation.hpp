@@ -542,7 +542,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     k.firstDevice = devices.begin;
     k.endDevice = devices.end;
     const impl::RoundScratch plan = impl::planRoundScratch(
-        k.slots, live, devices.size(), Tuning::kTileElements,
+        k.slots, live, devices.size(), Tuning::kTileElements, Tuning::kLeastTileElements,
         tape.extent(0) > 0 ? impl::kSaturated : impl::roundScratchLimit(Tuning::scratchLimit()),
         std::max<std::int64_t>(1, static_cast<std::int64_t>(space_.concurrency()) / teamSize));
     k.tileDevices = plan.tileDevices;

@@ -337,7 +337,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     f.firstDevice = own.begin;
     f.endDevice = own.end;
     f.live = w;
-    f.tileDevices = std::max<std::int64_t>(1, Tuning::kTileElements / w);
+    // The reverse pass keeps the short tiles it was measured with.
+    f.tileDevices = std::max<std::int64_t>(1, Tuning::kLeastTileElements / w);
     f.slots = static_cast<int>(program.valueSlots);
     f.opCount = static_cast<int>(program.valueOps.size());
     b.values = onTape ? r.values : roundValues.data();

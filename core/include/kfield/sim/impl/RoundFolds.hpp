@@ -338,6 +338,11 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicFoldSample
   const double* lengths = net.lengths.data();
   const std::int64_t n = live, ps = p.ps;
   const double init = p.init;
+  bool plain = true;  // every component the export itself, or the export plus y
+  for (int c = 0; c < W; ++c) {
+    plain = plain && (p.code[c] == EntryCode::Neighbor || p.code[c] == EntryCode::Add);
+  }
+  if (plain) return fusedLexicographicMerge(p, first, count);
   for (std::int64_t dl = 0; dl < count; ++dl) {
     const std::int64_t d = first + dl;
     for (int c = 0; c < W; ++c) {
@@ -394,6 +399,59 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicFoldSample
       }
     }
   }
+}
+
+template <class ExecSpace>
+template <int W>
+KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicMerge(
+    const LexicographicParts<W>& p, std::int64_t first, std::int64_t count) const {
+  const std::int64_t* offsets = net.offsets.data();
+  const std::int32_t* neighbors = net.neighbors.data();
+  const double* lengths = net.lengths.data();
+  const std::int64_t n = live, ps = p.ps;
+  const double init = p.init;
+  std::int64_t add[W];  // (int64, not bool: the loop below vectorises with it)
+  for (int c = 0; c < W; ++c) add[c] = p.code[c] == EntryCode::Add ? 1 : 0;
+  withChoices(p.isMax, true, [&](auto isMax, auto) {
+    for (std::int64_t dl = 0; dl < count; ++dl) {
+      const std::int64_t d = first + dl;
+      double* o[W];
+      for (int c = 0; c < W; ++c) {
+        o[c] = p.out[c] + dl * n;
+        for (std::int64_t s = 0; s < n; ++s) o[c][s] = init;
+      }
+      for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
+        const std::int64_t j = neighbors[k];
+        const bool self = j == d;
+        if (self && p.excludeSelf) continue;
+        const double length = lengths != nullptr ? lengths[k] : 0.0;
+        const double* x[W];
+        double y[W];
+        for (int c = 0; c < W; ++c) {
+          x[c] = !self ? p.prev[c] + j * ps : p.own[c] ? p.own[c] + dl * n : p.now[c] + d * ps;
+          y[c] = p.edge[c] ? length : p.constant[c];
+        }
+        // One entry merged into the result sample by sample, its components in registers: the
+        // first that is better where all before it are equal replaces the rest from there on.
+        KFIELD_IMPL_INDEPENDENT
+        // (int64 flags, no short circuits: vectorised with the doubles they select.)
+        for (std::int64_t s = 0; s < n; ++s) {
+          std::int64_t replaced = 0, tied = 1;
+          for (int c = 0; c < W; ++c) {
+            const double a = x[c][s], plus = a + y[c];
+            const double v = add[c] ? plus : a;
+            const double best = o[c][s];
+            const std::int64_t improves = tied & std::int64_t(isMax ? best < v : v < best);
+            const double reset = isMax ? (init < v ? v : init) : (v < init ? v : init);
+            const double kept = improves ? v : best;
+            tied &= std::int64_t(v == best);
+            o[c][s] = replaced ? reset : kept;
+            replaced |= improves;
+          }
+        }
+      }
+    }
+  });
 }
 
 template <class ExecSpace>

@@ -570,6 +570,12 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION void fusedLexicographicFoldSamples(const LexicographicParts<W>& p, std::int64_t first,
                                      std::int64_t count) const;
 
+  // The same, every component the export itself or the export plus an edge length or a
+  // constant (the G block's): each entry merged in one loop over the samples.
+  template <int W>
+  KOKKOS_INLINE_FUNCTION void fusedLexicographicMerge(const LexicographicParts<W>& p,
+                                                      std::int64_t first, std::int64_t count) const;
+
   // How many leading components of a lexicographic fold neighbor j is aligned with.
   KOKKOS_INLINE_FUNCTION int alignedComponents(int index, int width, std::int64_t d,
                                                std::int64_t j, std::int64_t s) const {

@@ -23,17 +23,30 @@ struct RoundScratch {
   std::int64_t teams = 0;       // teams launched; a spill buffer holds teams x teamBytes
 };
 
-// slots value slots x tileDevices x live samples, 8 bytes each; `limit`: the most team scratch
-// a team may ask for; `concurrentTeams`: how many teams the space runs at once.
+// How many tiles each team that runs at once should have at least, so that threads that
+// finish early find work: tiles shrink to it, down to the least tile the backend asks for.
+constexpr std::int64_t kTilesPerTeam = 8;
+
+// slots value slots x tileDevices x live samples, 8 bytes each; tileElements device-samples a
+// tile, or fewer, down to leastTileElements, to give each team kTilesPerTeam tiles; `limit`:
+// the most team scratch a team may ask for; `concurrentTeams`: how many teams the space runs
+// at once.
 inline RoundScratch planRoundScratch(int slots, std::int64_t live, std::int64_t devices,
-                                     std::int64_t tileElements, std::uint64_t limit,
-                                     std::int64_t concurrentTeams) {
+                                     std::int64_t tileElements, std::int64_t leastTileElements,
+                                     std::uint64_t limit, std::int64_t concurrentTeams) {
   const auto bytesOf = [&](std::int64_t tileDevices) {
     return product({std::uint64_t(std::max(slots, 1)), std::uint64_t(tileDevices),
                     std::uint64_t(live), sizeof(double)});
   };
+  const auto devicesFor = [&](std::int64_t elements) {
+    return std::max<std::int64_t>(1, elements / std::max<std::int64_t>(live, 1));
+  };
   RoundScratch plan;
-  plan.tileDevices = std::max<std::int64_t>(1, tileElements / std::max<std::int64_t>(live, 1));
+  plan.tileDevices = devicesFor(tileElements);
+  const std::int64_t tilesWanted = kTilesPerTeam * std::max<std::int64_t>(concurrentTeams, 1);
+  const std::int64_t balanced =
+      (std::max<std::int64_t>(devices, 1) + tilesWanted - 1) / tilesWanted;
+  plan.tileDevices = std::min(plan.tileDevices, std::max(balanced, devicesFor(leastTileElements)));
   const std::uint64_t perDevice = bytesOf(1);
   if (bytesOf(plan.tileDevices) > limit && perDevice <= limit) {
     plan.tileDevices = static_cast<std::int64_t>(limit / perDevice);
