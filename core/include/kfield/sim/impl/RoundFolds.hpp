@@ -433,8 +433,8 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicMerge(
         }
         // One entry merged into the result sample by sample, its components in registers: the
         // first that is better where all before it are equal replaces the rest from there on.
-        KFIELD_IMPL_INDEPENDENT
         // (int64 flags, no short circuits: vectorised with the doubles they select.)
+        KFIELD_IMPL_INDEPENDENT
         for (std::int64_t s = 0; s < n; ++s) {
           std::int64_t replaced = 0, tied = 1;
           for (int c = 0; c < W; ++c) {
