@@ -229,6 +229,58 @@ TYPED_TEST(Exchange, CollectWeightedMatchesAHostLoopAndConservesTheSum) {
   expectCollectWeighted<TypeParam>(Network::randomGeometric(400, 1.6, 3), 17, 1.6);
 }
 
+// Many samples: the entry programs run each entry's samples at once (in runs of at most 64:
+// 70 samples give a run of 64 and one of 6), after a first round that takes them pair by pair;
+// every sample still gets the host loop's bits for its own source and values. A fold that
+// reads the device's own export (not a slot) goes with it.
+TYPED_TEST(Exchange, ManySamplesEachGetTheirOwnBits) {
+  const Network net = Network::randomGeometric(300, 1.6, 4);
+  const double radius = 1.6;
+  const auto program = trace([&](Program& p) {
+    const Field<double> distance = p.sense<double>("distance");
+    const Field<double> collected =
+        lib::collectWeighted(p, distance, radius, p.sense<double>("value"));
+    const Field<double> seen = (p.neighbors(collected) * p.edgeLength()).sum();
+    return p.tuple(collected, seen);
+  });
+  constexpr std::int64_t kSamples = 70;
+  std::vector<std::vector<double>> dist(kSamples), value(kSamples);
+  for (std::int64_t rounds : {1, 4}) {
+    BasicSimulation<TypeParam> sim(program, net, kSamples);
+    for (std::int64_t s = 0; s < kSamples; ++s) {
+      dist[s] = dijkstra(net, {(s * 37) % net.devices()});
+      value[s].resize(net.devices());
+      for (std::int64_t d = 0; d < net.devices(); ++d) {
+        value[s][d] = 1.0 + std::sin(0.37 * double(d) + 0.1 * double(s)) * 0.5;
+        sim.sensor("distance").set(d, s, dist[s][d]);
+        sim.sensor("value").set(d, s, value[s][d]);
+      }
+    }
+    sim.run(rounds);
+    const HostPlane out = sim.output();
+    for (std::int64_t s = 0; s < kSamples; ++s) {
+      const auto expected = collectWeightedRef(net, dist[s], value[s], radius, rounds);
+      // The second component: last round's collected values, the own one this round's.
+      const auto before = rounds > 1
+                              ? collectWeightedRef(net, dist[s], value[s], radius, rounds - 1)
+                              : std::vector<double>(net.devices(), 0.0);
+      const auto lengths = net.lengths();
+      for (std::int64_t d = 0; d < net.devices(); ++d) {
+        ASSERT_EQ(bitsOf(out(d, s)), bitsOf(expected[d]))
+            << "round " << rounds << ", sample " << s << ", device " << d;
+        double seen = 0.0;
+        for (std::int64_t k = net.offsets()[d]; k < net.offsets()[d + 1]; ++k) {
+          const std::int64_t j = net.neighbors()[k];
+          if (j != d && rounds == 1) continue;  // in the first round a device hears only itself
+          seen = seen + (j == d ? expected[d] : before[j]) * lengths[k];
+        }
+        ASSERT_EQ(bitsOf(out(net.devices() + d, s)), bitsOf(seen))
+            << "round " << rounds << ", sample " << s << ", device " << d;
+      }
+    }
+  }
+}
+
 // A tuple is exchanged whole: a plane per component, each with its own messages.
 TYPED_TEST(Exchange, TuplesAreExchangedComponentByComponent) {
   const auto program = trace([](Program& p) {

@@ -159,6 +159,19 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::interpretedFold(
     (void)team;
     const bool keyed = readsAnyPresence(op);
     for (std::int64_t e = 0; e < count * live; ++e) out[e] = init;
+    if (rowsOfEntries(keyed)) {  // every sample hears every neighbor: an entry's samples at once
+      EntryRow pairs;
+      auto foldRow = [&] {
+        const double* v = evaluateBlock(*this, op, scratch, stride, pairs);
+        double* acc = out + pairs.element;
+        for (int i = 0; i < pairs.size; ++i) acc[i] = combine(acc[i], v[i]);
+      };
+      forFoldEntries(op, first, count,
+                     [&](std::int64_t dl, std::int64_t d, std::int64_t k, std::int64_t j) {
+                       forRowsOf(pairs, k, j, d, dl, foldRow);
+                     });
+      return;
+    }
     // Blocks run across devices: each (device, sample) still takes its entries in CSR order.
     EntryBlock block;
     auto fold = [&] {
@@ -166,18 +179,13 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::interpretedFold(
       for (int i = 0; i < block.size; ++i) out[block.e[i]] = combine(out[block.e[i]], v[i]);
       block.size = 0;
     };
-    for (std::int64_t dl = 0; dl < count; ++dl) {
-      const std::int64_t d = first + dl;
-      for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
-        const std::int64_t j = net.neighbors(k);
-        const bool self = j == d;
-        if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
-        for (std::int64_t s = 0; s < live; ++s) {
-          if (!self && (keyed ? !aligned(op, d, j, s) : fresh(s) != 0)) continue;
-          if (block.add(k, j, s, d, dl * live + s)) fold();
-        }
-      }
-    }
+    forFoldEntries(op, first, count,
+                   [&](std::int64_t dl, std::int64_t d, std::int64_t k, std::int64_t j) {
+                     for (std::int64_t s = 0; s < live; ++s) {
+                       if (j != d && (keyed ? !aligned(op, d, j, s) : fresh(s) != 0)) continue;
+                       if (block.add(k, j, s, d, dl * live + s)) fold();
+                     }
+                   });
     if (block.size > 0) fold();
     return;
   }

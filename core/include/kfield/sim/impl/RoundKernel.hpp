@@ -511,6 +511,22 @@ struct RoundKernel {
                                               std::int64_t stride, std::int64_t first,
                                               std::int64_t count, const Combine& combine) const;
 
+  // f(dl, d, k, j) for each entry k of the tile's devices (d = first + dl hears j) that fold
+  // op takes, in CSR order.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void forFoldEntries(const Op& op, std::int64_t first, std::int64_t count,
+                                             const F& f) const {
+    for (std::int64_t dl = 0; dl < count; ++dl) {
+      const std::int64_t d = first + dl;
+      for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
+        const std::int64_t j = net.neighbors(k);
+        const bool self = j == d;
+        if (op.fold == FoldCode::Self ? !self : (self && op.excludeSelf != 0)) continue;
+        f(dl, d, k, j);
+      }
+    }
+  }
+
   // Does the entry program check any presence key (a conditional export or exchange)?
   KOKKOS_INLINE_FUNCTION bool readsAnyPresence(const Op& op) const {
     if (clockRow >= 0) return true;  // whom a device hears depends on who has fired
@@ -518,6 +534,24 @@ struct RoundKernel {
       if (readsPresence(entries(op.entryBegin + r))) return true;
     }
     return false;
+  }
+
+  // Host: the entry programs of folds and exchanges run an entry's samples at once
+  // (EntryRow) when they are many and every one hears every neighbor, so none is skipped.
+  KOKKOS_INLINE_FUNCTION bool rowsOfEntries(bool keyed) const {
+    return !keyed && !anyFresh && live >= kEntryBlock / 4;
+  }
+  // f() for each run of at most kEntryBlock samples of entry k (device d, the tile's device
+  // dl, hears j), with `pairs` set to it.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void forRowsOf(EntryRow& pairs, std::int64_t k, std::int64_t j,
+                                        std::int64_t d, std::int64_t dl, const F& f) const {
+    pairs.entry = k, pairs.neighbor = j, pairs.device = d;
+    for (std::int64_t s = 0; s < live; s += kEntryBlock) {
+      pairs.sample = s, pairs.element = dl * live + s;
+      pairs.size = static_cast<int>(live - s < kEntryBlock ? live - s : kEntryBlock);
+      f();
+    }
   }
 
   // The lexicographic min or max of ops(index) and the FoldComponent ops after it, in one pass

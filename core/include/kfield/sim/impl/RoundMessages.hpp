@@ -129,6 +129,40 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::exchangeSend(const Team& tea
                                                         // once
     (void)team;
     const bool keyed = op.keyed != 0 || readsAnyPresence(op);
+    if (rowsOfEntries(keyed)) {
+      // Every sample sends to every neighbor (and fires: rounds on a Schedule are keyed), an
+      // entry's samples at once; the device's own entry first (what it sends itself).
+      EntryRow pairs;
+      for (std::int64_t dl = 0; dl < count; ++dl) {
+        const std::int64_t d = first + dl;
+        const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
+        std::int64_t self = begin;
+        while (self < end && net.neighbors(self) != d) ++self;
+        forRowsOf(pairs, self, d, d, dl, [&] {
+          const double* v = evaluateBlock(*this, op, scratch, stride, pairs);
+          double* to = &planes.exportsNow(row + d, pairs.sample);
+          for (int i = 0; i < pairs.size; ++i) {
+            const std::int64_t s = pairs.sample + i;
+            if (track) noteChange(planes.exportsPrev(row + d, s), v[i], s);
+            to[i] = v[i];
+          }
+        });
+        for (std::int64_t k = begin; k < end; ++k) {
+          const std::int64_t j = net.neighbors(k);
+          forRowsOf(pairs, k, j, d, dl, [&] {
+            const double* v = j != d ? evaluateBlock(*this, op, scratch, stride, pairs)
+                                     : &planes.exportsNow(row + d, pairs.sample);
+            double* to = &planes.exportsNow(edges + k, pairs.sample);
+            for (int i = 0; i < pairs.size; ++i) {
+              const std::int64_t s = pairs.sample + i;
+              if (track) noteChange(planes.exportsPrev(edges + k, s), v[i], s);
+              to[i] = v[i];
+            }
+          });
+        }
+      }
+      return;
+    }
     // Blocks run across devices: first every device's own entry (what a neighbor not aligned
     // with it gets), then the neighbors' entries.
     EntryBlock block;
