@@ -281,6 +281,38 @@ TYPED_TEST(Exchange, ManySamplesEachGetTheirOwnBits) {
   }
 }
 
+// collect-weighted sends each neighbor its weight over the weights' sum: the send's entry
+// program starts with the whole of the fold's, so the fold keeps each weight for it
+// (CompileTrace: shareEntryPrograms). The tests above check the bits, one sample (pairs in
+// blocks) and 70 (rows), in first rounds (nothing kept: a fresh sample hears only itself) and
+// after. A fold that skips the device's own entry is not paired: the send needs that entry too.
+TEST(ExchangeCompile, ASendRepeatingAFoldsEntryProgramStartsFromItsValues) {
+  auto pairs = [](bool excludeSelf) {
+    const auto program = trace([&](Program& p) {
+      const Field<double> distance = p.sense<double>("distance");
+      const NbrField<double> weight =
+          max((1.5 - p.edgeLength()) * (distance - p.nbr(distance, distance)), 0.0);
+      const Field<double> total = excludeSelf ? weight.excludeSelf().sum() : weight.sum();
+      return p.nbr(0.0, weight / total).sum();
+    });
+    std::vector<std::pair<std::int32_t, std::int32_t>> shared;  // (fold's count, send's start)
+    for (const auto& fold : program.ops) {
+      if (fold.keepEdge < 0) continue;
+      for (const auto& send : program.ops) {
+        if (send.code == impl::OpCode::ExchangeSend && send.edge == fold.keepEdge) {
+          shared.emplace_back(fold.entryCount, send.sharedEntries);
+        }
+      }
+    }
+    return shared;
+  };
+  const auto shared = pairs(false);
+  ASSERT_EQ(shared.size(), 1u);
+  EXPECT_GE(shared[0].first, 4);
+  EXPECT_EQ(shared[0].first, shared[0].second);
+  EXPECT_TRUE(pairs(true).empty());
+}
+
 // A tuple is exchanged whole: a plane per component, each with its own messages.
 TYPED_TEST(Exchange, TuplesAreExchangedComponentByComponent) {
   const auto program = trace([](Program& p) {

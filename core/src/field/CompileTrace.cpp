@@ -1,5 +1,7 @@
 #include "CompileTrace.hpp"
 
+#include "kfield/impl/Bits.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -152,6 +154,82 @@ void fuseLexicographicFolds(TracedProgram& t) {
   }
 }
 
+bool sameEntryOp(const EntryOp& x, const EntryOp& y) {
+  return x.code == y.code && x.a == y.a && x.b == y.b && x.c == y.c && x.plane == y.plane &&
+         x.keyed == y.keyed && x.edge == y.edge && x.slot == y.slot &&
+         bitsOf(x.constant) == bitsOf(y.constant) && x.copies == y.copies && x.copy == y.copy &&
+         x.copyStride == y.copyStride;
+}
+
+// An exchange's send whose entry program starts with a fold's (FCPP's weighted collection
+// sums its weights, then sends each neighbor its weight over the sum: the weight's program,
+// up to 20 entry operations, twice). Pairs such a fold with the first send after it that
+// repeats its whole program, where every value that program reads is the same at the send:
+// no op between them writes a slot it reads or an export plane it reads the device's own
+// value from. Only programs of unkeyed leaves (the pairs both visit are then the same: every
+// entry, every sample, RoundKernel::sharesEntries), long enough to pay for the store.
+void shareEntryPrograms(TracedProgram& t) {
+  constexpr std::int32_t kLeastShared = 4;
+  const std::size_t n = t.ops.size();
+  for (std::size_t f = 0; f < n; ++f) {
+    Op& fold = t.ops[f];
+    if (fold.code != OpCode::Fold || fold.component >= 0 || fold.fold == FoldCode::Self ||
+        fold.fold == FoldCode::Count || fold.excludeSelf != 0 || fold.mask >= 0 ||
+        fold.context >= 0 || fold.entryCount < kLeastShared) {
+      continue;
+    }
+    const EntryOp* program = &t.entries[static_cast<std::size_t>(fold.entryBegin)];
+    bool plain = true;
+    for (std::int32_t r = 0; r < fold.entryCount; ++r) {
+      plain = plain && program[r].keyed == 0 && program[r].copies == 0;
+    }
+    if (!plain) continue;
+    // Does op i change a value the program reads? (A lexicographic fold writes its
+    // components' slots too, named by the FoldComponent ops after it.)
+    auto changesProgram = [&](std::size_t i) {
+      const Op& op = t.ops[i];
+      const std::size_t parts = op.lexicographic > 1 ? std::size_t(op.lexicographic) : 1;
+      for (std::int32_t r = 0; r < fold.entryCount; ++r) {
+        const EntryOp& x = program[r];
+        for (std::size_t c = i; c < i + parts && c < n; ++c) {
+          if (t.ops[c].out >= 0 && x.slot == t.ops[c].out) return true;
+        }
+        const bool ownExport = x.code == EntryCode::Neighbor && x.slot < 0;
+        const bool writesExport = op.code == OpCode::Export || op.code == OpCode::ExchangeSend;
+        if (ownExport && writesExport && op.plane == x.plane) return true;
+      }
+      return false;
+    };
+    if (changesProgram(f)) continue;
+    for (std::size_t s = f + 1; s < n; ++s) {
+      Op& send = t.ops[s];
+      if (send.code == OpCode::ExchangeSend && send.sharedEntries == 0 && send.keyed == 0 &&
+          send.mask < 0 && send.context < 0 && send.entryCount > fold.entryCount) {
+        const EntryOp* sent = &t.entries[static_cast<std::size_t>(send.entryBegin)];
+        bool repeats = true;
+        for (std::int32_t r = 0; r < send.entryCount && repeats; ++r) {
+          if (r < fold.entryCount) {
+            repeats = sameEntryOp(sent[r], program[r]);
+            continue;
+          }
+          // The rest reads of the shared part only its result.
+          const std::int32_t last = fold.entryCount - 1;
+          for (std::int32_t operand : {sent[r].a, sent[r].b, sent[r].c}) {
+            repeats = repeats && (operand < 0 || operand >= last);
+          }
+          repeats = repeats && sent[r].keyed == 0 && sent[r].copies == 0;
+        }
+        if (repeats) {
+          fold.keepEdge = send.edge;
+          send.sharedEntries = fold.entryCount;
+          break;
+        }
+      }
+      if (changesProgram(s)) break;
+    }
+  }
+}
+
 }  // namespace
 
 void compileTrace(TracedProgram& t) {
@@ -159,6 +237,7 @@ void compileTrace(TracedProgram& t) {
   numberValues(t);
   allocateSlots(t);
   fuseLexicographicFolds(t);
+  shareEntryPrograms(t);
 }
 
 }  // namespace kfield::impl

@@ -99,6 +99,13 @@ struct Op {
   std::int32_t componentBegin = 0, componentCount = 0;
   std::int32_t lexicographic = 0;
   std::int32_t edge = -1;  // ExchangeSend: its edge plane
+  // A fold and a later send whose entry program starts with the fold's (CompileTrace.cpp:
+  // shareEntryPrograms). Where both take every (entry, sample) pair (RoundKernel::
+  // sharesEntries), the fold keeps each pair's value in the send's edge plane (keepEdge, on
+  // the fold), and the send starts there: register sharedEntries - 1 (on the send) read from
+  // the edge plane, not computed again. The same operations on the same values: the same bits.
+  std::int32_t keepEdge = -1;
+  std::int32_t sharedEntries = 0;
   // SpawnKey: component `component` of the key of spawn `spawn`'s slot `slot` of `width`. A
   // key has `keyWidth` components (the launch's are a, b, c); slot t's component i is state
   // `state` + t * keyWidth + i, and the key it spreads is that export from `plane` on.

@@ -155,7 +155,10 @@ struct Clock {
             const double* KOKKOS_RESTRICT on = last + c.devices * ss;
             const double* KOKKOS_RESTRICT until = horizon.data();
             std::uint8_t* KOKKOS_RESTRICT flags = firing.data() + d * fs;
-            for (std::int64_t p = 0; p < live; ++p) last[p] = flags[p] == kFires ? next[p] : last[p];
+            for (std::int64_t p = 0; p < live; ++p) {
+              const double fired = next[p];  // loaded whatever the flag: a select
+              last[p] = flags[p] == kFires ? fired : last[p];
+            }
             for (std::int64_t p = 0; p < live; ++p) count[p] += flags[p] != 0 ? 1.0 : 0.0;
             for (std::int64_t p = 0; p < live; ++p) next[p] = count[p] * period;
             for (std::int64_t p = 0; p < live; ++p) flags[p] = next[p] < until[p] ? kFires : 0;

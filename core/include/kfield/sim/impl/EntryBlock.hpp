@@ -71,7 +71,18 @@ KOKKOS_INLINE_FUNCTION const double* evaluateBlock(const Kernel& kernel, const O
   // Register r's values: b.reg[r], or in a row the row itself where a leaf reads one (no copy).
   const double* in[kMaxEntryOps];
   const double* result = b.reg[0];
-  for (int r = 0; r < op.entryCount; ++r) {
+  int from = 0;
+  if (op.sharedEntries > 0 && kernel.sharesEntries()) {  // the fold before kept this register
+    from = op.sharedEntries;
+    const std::int64_t edges = kernel.edgePlaneRow(op.edge);
+    if constexpr (Block::kRow) {
+      in[from - 1] = &planes.exportsNow(edges + b.entry, b.sample);
+    } else {
+      for (int i = 0; i < m; ++i) b.reg[from - 1][i] = planes.exportsNow(edges + b.k[i], b.s[i]);
+      in[from - 1] = b.reg[from - 1];
+    }
+  }
+  for (int r = from; r < op.entryCount; ++r) {
     const EntryOp& x = kernel.entries(op.entryBegin + r);
     double* out = b.reg[r];
     in[r] = out;
@@ -137,7 +148,10 @@ KOKKOS_INLINE_FUNCTION const double* evaluateBlock(const Kernel& kernel, const O
         break;
       case EntryCode::Mux: {
         const double *c = in[x.a], *yes = in[x.b], *no = in[x.c];
-        for (int i = 0; i < m; ++i) out[i] = c[i] == 1.0 ? yes[i] : no[i];
+        for (int i = 0; i < m; ++i) {
+          const double taken = yes[i], other = no[i];  // both loaded: a select, no masked loads
+          out[i] = c[i] == 1.0 ? taken : other;
+        }
         break;
       }
       default: {

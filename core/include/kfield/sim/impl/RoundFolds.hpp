@@ -121,13 +121,15 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::neighborFold(
         const double* ran = present + j * pps;
         const double keep = retain;
         lanes(team, live, [&](std::int64_t s) {
-          const bool in = time[s] - sent[s] <= keep && ran[s] == 1.0;  // NaN: not fired
-          const double x = combine(acc[s], value(v[s], k));
+          // Every operand loaded whatever the test gives: selects, not masked loads.
+          const double r = ran[s], x = combine(acc[s], value(v[s], k));
+          const bool in = (time[s] - sent[s] <= keep) & (r == 1.0);  // NaN: not fired
           acc[s] = in ? x : acc[s];
         });
       } else {
         lanes(team, live, [&](std::int64_t s) {
-          if (fresh(s) == 0) acc[s] = combine(acc[s], value(v[s], k));
+          const double x = combine(acc[s], value(v[s], k));
+          acc[s] = fresh(s) == 0 ? x : acc[s];
         });
       }
     }
@@ -159,12 +161,19 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::interpretedFold(
     (void)team;
     const bool keyed = readsAnyPresence(op);
     for (std::int64_t e = 0; e < count * live; ++e) out[e] = init;
+    // Each pair's value kept for the send that repeats this program (Op::keepEdge).
+    const bool keep = op.keepEdge >= 0 && sharesEntries();
+    const std::int64_t kept = keep ? edgePlaneRow(op.keepEdge) : 0;
     if (rowsOfEntries(keyed)) {  // every sample hears every neighbor: an entry's samples at once
       EntryRow pairs;
       auto foldRow = [&] {
         const double* v = evaluateBlock(*this, op, scratch, stride, pairs);
         double* acc = out + pairs.element;
         for (int i = 0; i < pairs.size; ++i) acc[i] = combine(acc[i], v[i]);
+        if (keep) {
+          double* to = &planes.exportsNow(kept + pairs.entry, pairs.sample);
+          for (int i = 0; i < pairs.size; ++i) to[i] = v[i];
+        }
       };
       forFoldEntries(op, first, count,
                      [&](std::int64_t dl, std::int64_t d, std::int64_t k, std::int64_t j) {
@@ -177,6 +186,9 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::interpretedFold(
     auto fold = [&] {
       const double* v = evaluateBlock(*this, op, scratch, stride, block);
       for (int i = 0; i < block.size; ++i) out[block.e[i]] = combine(out[block.e[i]], v[i]);
+      for (int i = 0; keep && i < block.size; ++i) {
+        planes.exportsNow(kept + block.k[i], block.s[i]) = v[i];
+      }
       block.size = 0;
     };
     forFoldEntries(op, first, count,

@@ -304,8 +304,12 @@ struct RoundKernel {
         return withOperand(op.a, scratch, stride, [&](const auto& a) {
           withOperand(op.b, scratch, stride, [&](const auto& b) {
             withOperand(op.c, scratch, stride, [&](const auto& c) {
-              forElements(team, count,
-                          [&](std::int64_t e) { out[e] = a(e) == 1.0 ? b(e) : c(e); });
+              forElements(team, count, [&](std::int64_t e) {
+                // Both sides loaded first: a select, not masked loads (slow on some x86
+                // cores) of the side each element takes.
+                const double x = b(e), y = c(e);
+                out[e] = a(e) == 1.0 ? x : y;
+              });
             });
           });
         });
@@ -527,6 +531,17 @@ struct RoundKernel {
     }
   }
 
+  // Whether a fold and a send that share their entry programs' start (Op::keepEdge) do so
+  // this round: where both take every (entry, sample) pair (no sample in its first round, no
+  // clock deciding whom a device hears), on host backends (where entry programs run by blocks).
+  KOKKOS_INLINE_FUNCTION bool sharesEntries() const {
+    return !RoundTuning<ExecSpace>::kTeamLanes && !anyFresh && clockRow < 0;
+  }
+  // The first row of edge plane `edge` in the export planes: one row per CSR entry.
+  KOKKOS_INLINE_FUNCTION std::int64_t edgePlaneRow(std::int32_t edge) const {
+    return planes.edgeRow + edge * static_cast<std::int64_t>(net.neighbors.extent(0));
+  }
+
   // Does the entry program check any presence key (a conditional export or exchange)?
   KOKKOS_INLINE_FUNCTION bool readsAnyPresence(const Op& op) const {
     if (clockRow >= 0) return true;  // whom a device hears depends on who has fired
@@ -641,7 +656,7 @@ struct RoundKernel {
 
   // The row of what neighbor j sent this device last round, read at entry k (d hears j).
   KOKKOS_INLINE_FUNCTION std::int64_t receivedRow(const EntryOp& x, std::int64_t k) const {
-    return planes.edgeRow + x.edge * static_cast<std::int64_t>(net.neighbors.extent(0)) + net.reverse(k);
+    return edgePlaneRow(x.edge) + net.reverse(k);
   }
 
   // Does an exchange send neighbor j (not this device) its entry for j? Only when j is

@@ -123,8 +123,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::exchangeSend(const Team& tea
                                                                  std::int64_t count) const {
   const bool track = changed.extent(0) > 0;
   const std::int64_t row = op.plane * devices;
-  const std::int64_t edges =
-      planes.edgeRow + op.edge * static_cast<std::int64_t>(net.neighbors.extent(0));
+  const std::int64_t edges = edgePlaneRow(op.edge);
   if constexpr (!RoundTuning<ExecSpace>::kTeamLanes) {  // host: the neighbors' entries a block at
                                                         // once
     (void)team;
