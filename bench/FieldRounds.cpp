@@ -40,12 +40,14 @@ const Network& network(std::int64_t kind, std::int64_t devices) {
   return *slot;
 }
 
-// The engine running the library program of the same name.
-template <class Space>
-class EngineRounds {
+// The engine running the library program of the same name: its compiled round where it has
+// one (kfield/sim/CompiledRound.hpp), or (kCompiled false) the round kernel throughout.
+template <class Space, bool kCompiled>
+class EngineRoundsOf {
  public:
-  EngineRounds(HandProgram program, const Network& net, std::int64_t samples)
+  EngineRoundsOf(HandProgram program, const Network& net, std::int64_t samples)
       : sim_(lib::findProgram(handProgramName(program))->build(net, {}), net, samples) {
+    sim_.useCompiledRounds(kCompiled);
     for (std::int64_t s = 0; s < samples; ++s) sim_.sensor("source").set(sourceOf(s, net), s, true);
     if (program == HandProgram::Collect) sim_.sensor("value").fill(1.0);
     if (program == HandProgram::NearestSource || program == HandProgram::CollectWeighted) {
@@ -64,6 +66,10 @@ class EngineRounds {
  private:
   BasicSimulation<Space> sim_;
 };
+template <class Space>
+using EngineRounds = EngineRoundsOf<Space, true>;
+template <class Space>
+using KernelRounds = EngineRoundsOf<Space, false>;
 
 void countRounds(benchmark::State& state, const Network& net, std::int64_t samples, int threads) {
   const double deviceRounds =
@@ -346,6 +352,17 @@ void registerBenchmarks() {
   registerForEachSpace(
       "Rounds/HandWritten", [](auto t) { return rounds<typename decltype(t)::type, HandRounds>; },
       shapes);
+  // The round kernel alone, for the programs that have compiled rounds: what they gain.
+  registerForEachSpace(
+      "Rounds/Kernel", [](auto t) { return rounds<typename decltype(t)::type, KernelRounds>; },
+      [](benchmark::internal::Benchmark* b) {
+        b->ArgNames({"program", "network", "devices", "samples"});
+        for (std::int64_t program : {0, 1, 3, 4}) {
+          for (std::int64_t samples : {1, 64}) {
+            b->Args({program, 0, 10000, samples})->Args({program, 0, 1000000, samples});
+          }
+        }
+      });
   registerForEachSpace(
       "Spawn/Engine", [](auto t) { return spawnRounds<typename decltype(t)::type>; },
       [](benchmark::internal::Benchmark* b) {

@@ -13,16 +13,17 @@
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
+#include "kfield/sim/CompiledRound.hpp"
 #include "kfield/sim/Motion.hpp"
 #include "kfield/sim/Schedule.hpp"
 #include "kfield/sim/SimulationCarry.hpp"
 #include "kfield/sim/impl/Asynchronous.hpp"
+#include "kfield/sim/impl/Inputs.hpp"
 #include "kfield/sim/impl/Mobility.hpp"
 #include "kfield/sim/impl/PlaneExchange.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 #include "kfield/sim/impl/RoundScratch.hpp"
-#include "kfield/sim/impl/Inputs.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -96,6 +97,12 @@ class BasicSimulation {
 
   // Sets a parameter's values, as many as its width. Every parameter is set before a run.
   BasicSimulation& parameter(const std::string& name, const std::vector<double>& values);
+
+  // Whether rounds may run the program's compiled round (CompiledRound.hpp) where it does what
+  // the round kernel does: on by default. Either way, the same bits.
+  void useCompiledRounds(bool on) { useCompiled_ = on; }
+  // The program has a compiled round this backend can run (host backends only).
+  bool hasCompiledRound() const { return compiled_ != nullptr; }
 
   // `rounds` more rounds for every sample.
   void run(std::int64_t rounds) {
@@ -209,6 +216,12 @@ class BasicSimulation {
   // of the round is kept there.
   void round(std::int64_t live, bool trackChanges, bool writeOutput = true,
              const Kokkos::View<double*, Memory>& tape = {});
+  // The compiled round of devices [devices.begin, devices.end), in chunks across the space.
+  void runCompiled(IndexRange devices, std::int64_t live, bool writeOutput);
+  static constexpr bool kCompiledRounds = kHostPlanes && !RoundTuning<ExecSpace>::kTeamLanes;
+  CompiledRound compiled_ = nullptr;
+  std::vector<double> compiledConstants_;
+  bool useCompiled_ = true;
   // A buffer of at least plan.teams x plan.teamBytes for a round whose values spill.
   Kokkos::View<double*, Memory> spillBuffer(const impl::RoundScratch& plan);
   template <class>
@@ -348,6 +361,10 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
   }
   if (program_.edgePlanes > 0 && !mobility_) {  // what a neighbor sent a device is at its entry for the device
     net_.reverse = impl::upload<Memory>(reverseEntries(program_, network_), "kfield::network::reverse");
+  }
+  if constexpr (kCompiledRounds) {
+    compiled_ = findCompiledRound(program_);
+    if (compiled_) compiledConstants_ = compiledRoundConstants(program_);
   }
   ops_ = impl::upload<Memory>(program_.ops, "kfield::sim::ops");
   entries_ = impl::upload<Memory>(program_.entries, "kfield::sim::entries");
@@ -537,8 +554,13 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   }
   using Tuning = RoundTuning<ExecSpace>;
   const std::int64_t teamSize = Tuning::teamSize();
+  // The compiled round does what the kernel does where every device has run before, keeps its
+  // values nowhere else and nothing is tracked.
+  const bool compiled = compiled_ && useCompiled_ && tape.extent(0) == 0 && !trackChanges &&
+                        !schedule_ && !k.anyFresh && overflow_.extent(0) == 0;
   auto launch = [&](IndexRange devices) {  // the round of these devices
     if (devices.size() <= 0) return;
+    if (compiled) return runCompiled(devices, live, k.writeOutput);
     k.firstDevice = devices.begin;
     k.endDevice = devices.end;
     const impl::RoundScratch plan = impl::planRoundScratch(
@@ -566,6 +588,49 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   for (std::int64_t p = 0; !schedule_ && p < live; ++p) ++roundsDone_[sampleAt_[p]];
   for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
   if (overflow_.extent(0) > 0 && !schedule_) checkOverflow(live);  // on a Schedule: after the clocks
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::runCompiled(IndexRange devices, std::int64_t live,
+                                             bool writeOutput) {
+  if constexpr (kCompiledRounds) {
+    auto stride = [](const Plane<Memory>& p) { return static_cast<std::int64_t>(p.stride(0)); };
+    auto orNull = [](const auto& view) { return view.extent(0) > 0 ? view.data() : nullptr; };
+    CompiledRoundArgs a;
+    a.sensors = planes_.sensors.data();
+    a.sensorStride = stride(planes_.sensors);
+    a.states = planes_.states.data();
+    a.stateStride = stride(planes_.states);
+    a.exportsPrev = planes_.exportsPrev.data();
+    a.exportsNow = planes_.exportsNow.data();
+    a.exportStride = stride(planes_.exportsNow);
+    a.edgeRow = planes_.edgeRow;
+    a.output = planes_.output.data();
+    a.outputStride = stride(planes_.output);
+    a.writeOutput = writeOutput;
+    a.parameters = orNull(parameters_);
+    a.constants = compiledConstants_.data();
+    a.offsets = net_.offsets.data();
+    a.neighbors = net_.neighbors.data();
+    a.lengths = orNull(net_.lengths);
+    a.reverse = orNull(net_.reverse);
+    a.ids = orNull(net_.ids);
+    a.devices = devices_;
+    a.entries = static_cast<std::int64_t>(net_.neighbors.extent(0));
+    a.live = live;
+    const CompiledRound run = compiled_;
+    constexpr std::int64_t kChunk = 256;  // devices a thread takes at once
+    const std::int64_t begin = devices.begin, end = devices.end;
+    Kokkos::parallel_for(
+        "kfield::sim::compiled_round",
+        Kokkos::RangePolicy<ExecSpace>(space_, 0, (devices.size() + kChunk - 1) / kChunk),
+        [=](std::int64_t chunk) {
+          const std::int64_t first = begin + chunk * kChunk;
+          run(a, first, std::min(end, first + kChunk));
+        });
+  } else {
+    (void)devices, (void)live, (void)writeOutput;
+  }
 }
 
 // A spawn whose devices would hold more processes than its bound: the round kept the smallest

@@ -94,7 +94,8 @@ struct ReverseRoundBase {
         case EntryCode::Local: reg[r] = scratch[x.slot * stride + s]; break;
         case EntryCode::Constant: reg[r] = x.constant; break;
         case EntryCode::Mux: reg[r] = reg[x.a] == 1.0 ? reg[x.b] : reg[x.c]; break;
-        default: reg[r] = Forward::entryOperation(x.code, reg[x.a], Forward::secondRegister(x, reg));
+        default:
+          reg[r] = kfield::impl::entryOperation(x.code, reg[x.a], Forward::secondRegister(x, reg));
       }
     }
     const double result = reg[op.entryCount - 1];

@@ -9,6 +9,7 @@
 
 #include "kfield/field/impl/Bytecode.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
+#include "kfield/sim/impl/Operations.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -157,7 +158,7 @@ KOKKOS_INLINE_FUNCTION const double* evaluateBlock(const Kernel& kernel, const O
       default: {
         const double* a = in[x.a];
         const double* second = x.b >= 0 ? in[x.b] : a;  // unary operations ignore it
-        Kernel::withEntryOperation(x.code, [&](const auto& f) {
+        withEntryOperation(x.code, [&](const auto& f) {
           for (int i = 0; i < m; ++i) out[i] = f(a[i], second[i]);
         });
       }

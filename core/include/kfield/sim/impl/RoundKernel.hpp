@@ -13,6 +13,7 @@
 #include "kfield/impl/PortableMath.hpp"
 #include "kfield/net/NetworkView.hpp"
 #include "kfield/sim/impl/EntryBlock.hpp"
+#include "kfield/sim/impl/Operations.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -21,12 +22,6 @@
 #include <cstring>
 
 namespace kfield::impl {
-
-// The alignment context of key inside parent: a 53-bit hash, never 0 (0 means "absent").
-KOKKOS_INLINE_FUNCTION double contextMix(double parent, double key) {
-  if (key == 0.0) key = 0.0;  // -0.0 and 0.0 are one key
-  return double((mix64(bitsOf(parent), bitsOf(key)) >> 11) | 1u);
-}
 
 // A flag decided once per tile, passed as a type to a loop that would test it per element:
 // it is a constant wherever the loop is compiled, host or device.
@@ -249,37 +244,11 @@ struct RoundKernel {
                                   std::int64_t count) const {
     auto apply = [&](const auto& f) { elementwise(team, op, scratch, stride, count, f); };
     switch (op.code) {
-      case OpCode::Neg: return apply([](double x, double) { return -x; });
-      case OpCode::Not: return apply([](double x, double) { return x == 1.0 ? 0.0 : 1.0; });
-      case OpCode::Abs: return apply([](double x, double) { return math::fabs(x); });
-      case OpCode::Sqrt: return apply([](double x, double) { return math::sqrt(x); });
-      case OpCode::Exp: return apply([](double x, double) { return portable::exp(x); });
-      case OpCode::Log: return apply([](double x, double) { return portable::log(x); });
-      case OpCode::Tanh: return apply([](double x, double) { return portable::tanh(x); });
-      case OpCode::Sigmoid: return apply([](double x, double) { return portable::sigmoid(x); });
-      case OpCode::Pow: return apply([](double x, double y) { return portable::pow(x, y); });
       case OpCode::Param: {
         double* out = scratch + op.out * stride;
         const double value = parameters(op.plane);
         return forElements(team, count, [&](std::int64_t e) { out[e] = value; });
       }
-      case OpCode::Add: return apply([](double x, double y) { return x + y; });
-      case OpCode::Sub: return apply([](double x, double y) { return x - y; });
-      case OpCode::Mul: return apply([](double x, double y) { return x * y; });
-      case OpCode::Div: return apply([](double x, double y) { return x / y; });
-      case OpCode::Min: return apply([](double x, double y) { return y < x ? y : x; });
-      case OpCode::Max: return apply([](double x, double y) { return x < y ? y : x; });
-      case OpCode::Less: return apply([](double x, double y) { return x < y ? 1.0 : 0.0; });
-      case OpCode::LessEqual: return apply([](double x, double y) { return x <= y ? 1.0 : 0.0; });
-      case OpCode::Greater: return apply([](double x, double y) { return x > y ? 1.0 : 0.0; });
-      case OpCode::GreaterEqual:
-        return apply([](double x, double y) { return x >= y ? 1.0 : 0.0; });
-      case OpCode::Equal: return apply([](double x, double y) { return x == y ? 1.0 : 0.0; });
-      case OpCode::NotEqual: return apply([](double x, double y) { return x != y ? 1.0 : 0.0; });
-      case OpCode::And:
-        return apply([](double x, double y) { return (x == 1.0 && y == 1.0) ? 1.0 : 0.0; });
-      case OpCode::Or:
-        return apply([](double x, double y) { return (x == 1.0 || y == 1.0) ? 1.0 : 0.0; });
       case OpCode::ContextMix: return apply([](double x, double y) { return contextMix(x, y); });
       case OpCode::IntDiv:
         return apply([](double x, double y) { return integer::apply(integer::Op::Div, x, y); });
@@ -296,8 +265,6 @@ struct RoundKernel {
       case OpCode::ShiftRight:
         return apply([](double x, double y) { return integer::apply(integer::Op::ShiftRight, x, y); });
       case OpCode::BitNot: return apply([](double x, double) { return integer::bitNot(x); });
-      case OpCode::Floor: return apply([](double x, double) { return math::floor(x); });
-      case OpCode::Ceil: return apply([](double x, double) { return math::ceil(x); });
       case OpCode::Mux: {
         // Each operand's kind (slot or constant) decided once: every loop is a plain select.
         double* out = scratch + op.out * stride;
@@ -320,6 +287,8 @@ struct RoundKernel {
       case OpCode::SpawnKey: return spawnKey(team, op, scratch, stride, first, count);
       default: break;
     }
+    const EntryCode same = pointwiseEntry(op.code);  // the entry programs' expression for it
+    if (same != EntryCode::Constant) return withEntryOperation(same, apply);
     perDevice(team, op, scratch, stride, first, count);
   }
 
@@ -362,47 +331,6 @@ struct RoundKernel {
                                            std::int64_t stride, std::int64_t first,
                                            std::int64_t count) const;
 
-  // Calls f(operation) with an entry operation on registers a (and b), the field operator of
-  // the same name, as a type: a loop over it has nothing left to decide.
-  KFIELD_IMPL_EXEC_CHECK_DISABLE
-  template <class F>
-  KOKKOS_INLINE_FUNCTION static void withEntryOperation(EntryCode code, const F& f) {
-    switch (code) {
-      case EntryCode::Add: return f([](double a, double b) { return a + b; });
-      case EntryCode::Sub: return f([](double a, double b) { return a - b; });
-      case EntryCode::Mul: return f([](double a, double b) { return a * b; });
-      case EntryCode::Div: return f([](double a, double b) { return a / b; });
-      case EntryCode::Min: return f([](double a, double b) { return b < a ? b : a; });
-      case EntryCode::Max: return f([](double a, double b) { return a < b ? b : a; });
-      case EntryCode::Less: return f([](double a, double b) { return a < b ? 1.0 : 0.0; });
-      case EntryCode::Equal: return f([](double a, double b) { return a == b ? 1.0 : 0.0; });
-      case EntryCode::LessEqual: return f([](double a, double b) { return a <= b ? 1.0 : 0.0; });
-      case EntryCode::Greater: return f([](double a, double b) { return a > b ? 1.0 : 0.0; });
-      case EntryCode::GreaterEqual: return f([](double a, double b) { return a >= b ? 1.0 : 0.0; });
-      case EntryCode::NotEqual: return f([](double a, double b) { return a != b ? 1.0 : 0.0; });
-      case EntryCode::And:
-        return f([](double a, double b) { return (a == 1.0 && b == 1.0) ? 1.0 : 0.0; });
-      case EntryCode::Or:
-        return f([](double a, double b) { return (a == 1.0 || b == 1.0) ? 1.0 : 0.0; });
-      case EntryCode::Pow: return f([](double a, double b) { return portable::pow(a, b); });
-      case EntryCode::Neg: return f([](double a, double) { return -a; });
-      case EntryCode::Not: return f([](double a, double) { return a == 1.0 ? 0.0 : 1.0; });
-      case EntryCode::Abs: return f([](double a, double) { return math::fabs(a); });
-      case EntryCode::Sqrt: return f([](double a, double) { return math::sqrt(a); });
-      case EntryCode::Exp: return f([](double a, double) { return portable::exp(a); });
-      case EntryCode::Log: return f([](double a, double) { return portable::log(a); });
-      case EntryCode::Tanh: return f([](double a, double) { return portable::tanh(a); });
-      case EntryCode::Sigmoid: return f([](double a, double) { return portable::sigmoid(a); });
-      case EntryCode::Floor: return f([](double a, double) { return math::floor(a); });
-      case EntryCode::Ceil: return f([](double a, double) { return math::ceil(a); });
-      default: return f([](double, double) { return 0.0; });  // leaves and Mux: not operations
-    }
-  }
-  KOKKOS_INLINE_FUNCTION static double entryOperation(EntryCode code, double a, double b) {
-    double result = 0.0;
-    withEntryOperation(code, [&](const auto& op) { result = op(a, b); });
-    return result;
-  }
   // Register b of entry x, or 0 for a code that takes one.
   KOKKOS_INLINE_FUNCTION static double secondRegister(const EntryOp& x, const double* reg) {
     return x.b >= 0 ? reg[x.b] : 0.0;
@@ -431,23 +359,6 @@ struct RoundKernel {
       if (mine == 0.0 || planes.presencePrev(x.plane * devices + j, s) != mine) return false;
     }
     return true;
-  }
-
-  // Calls f(combine) with the fold's combining function as a type, so that the loops below
-  // are compiled once per fold kind with nothing to decide inside them.
-  template <class F>
-  KOKKOS_INLINE_FUNCTION static void withCombine(FoldCode code, const F& f) {
-    switch (code) {
-      case FoldCode::Min: return f([](double acc, double v) { return v < acc ? v : acc; });
-      case FoldCode::Max: return f([](double acc, double v) { return acc < v ? v : acc; });
-      case FoldCode::Sum: return f([](double acc, double v) { return acc + v; });
-      case FoldCode::Count: return f([](double acc, double) { return acc + 1.0; });
-      case FoldCode::Any:
-        return f([](double acc, double v) { return acc == 1.0 || v == 1.0 ? 1.0 : 0.0; });
-      case FoldCode::All:
-        return f([](double acc, double v) { return acc == 1.0 && v == 1.0 ? 1.0 : 0.0; });
-      default: return f([](double, double v) { return v; });  // Self: only its entry is visited
-    }
   }
 
   // Calls f(binary) with an entry program's binary operation as a type.
@@ -486,14 +397,6 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION void fold(const Team& team, const Op& op, double* scratch,
                                    std::int64_t stride, std::int64_t first,
                                    std::int64_t count) const;
-
-  KOKKOS_INLINE_FUNCTION double initialOf(FoldCode code) const {
-    const double inf = math::infinity();
-    return code == FoldCode::Min   ? inf
-           : code == FoldCode::Max ? -inf
-           : code == FoldCode::All ? 1.0
-                                   : 0.0;
-  }
 
   // A fold whose entry is value(neighbor's export, entry index), the export unconditional.
   template <class Combine, class Value>

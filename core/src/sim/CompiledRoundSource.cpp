@@ -1,0 +1,470 @@
+// compiledRoundsSource: a traced program's round as C++. Each device runs the operations in
+// order over a block of at most 64 of its samples (one, when a round has one sample), every
+// value in a local array of its own, so the compiler keeps what it can in registers and fuses
+// nothing by itself that the round kernel would not compute the same way. The expressions are
+// the round kernel's own (kfield/sim/impl/Operations.hpp), in its order.
+#include "kfield/sim/CompiledRound.hpp"
+
+#include "kfield/impl/Errors.hpp"
+#include "kfield/sim/impl/Operations.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+namespace kfield {
+namespace {
+
+using impl::EntryCode;
+using impl::EntryOp;
+using impl::FoldCode;
+using impl::Op;
+using impl::OpCode;
+
+const char* entryCodeName(EntryCode c) {
+  switch (c) {
+    case EntryCode::Add: return "Add";
+    case EntryCode::Sub: return "Sub";
+    case EntryCode::Mul: return "Mul";
+    case EntryCode::Div: return "Div";
+    case EntryCode::Min: return "Min";
+    case EntryCode::Max: return "Max";
+    case EntryCode::Less: return "Less";
+    case EntryCode::Equal: return "Equal";
+    case EntryCode::LessEqual: return "LessEqual";
+    case EntryCode::Greater: return "Greater";
+    case EntryCode::GreaterEqual: return "GreaterEqual";
+    case EntryCode::NotEqual: return "NotEqual";
+    case EntryCode::And: return "And";
+    case EntryCode::Or: return "Or";
+    case EntryCode::Pow: return "Pow";
+    case EntryCode::Neg: return "Neg";
+    case EntryCode::Not: return "Not";
+    case EntryCode::Abs: return "Abs";
+    case EntryCode::Sqrt: return "Sqrt";
+    case EntryCode::Exp: return "Exp";
+    case EntryCode::Log: return "Log";
+    case EntryCode::Tanh: return "Tanh";
+    case EntryCode::Sigmoid: return "Sigmoid";
+    case EntryCode::Floor: return "Floor";
+    case EntryCode::Ceil: return "Ceil";
+    default: return nullptr;
+  }
+}
+
+const char* integerName(OpCode c) {
+  switch (c) {
+    case OpCode::IntDiv: return "Div";
+    case OpCode::IntMod: return "Mod";
+    case OpCode::BitAnd: return "And";
+    case OpCode::BitOr: return "Or";
+    case OpCode::BitXor: return "Xor";
+    case OpCode::ShiftLeft: return "ShiftLeft";
+    case OpCode::ShiftRight: return "ShiftRight";
+    default: return nullptr;
+  }
+}
+
+const char* foldName(FoldCode c) {
+  switch (c) {
+    case FoldCode::Min: return "Min";
+    case FoldCode::Max: return "Max";
+    case FoldCode::Sum: return "Sum";
+    case FoldCode::Count: return "Count";
+    case FoldCode::Self: return "Self";
+    case FoldCode::Any: return "Any";
+    default: return "All";
+  }
+}
+
+class RoundWriter {
+ public:
+  RoundWriter(const TracedProgram& p, std::ostream& o) : p_(p), o_(o), slot_(p.slots) {}
+
+  void write(const std::string& function) {
+    o_ << "// " << p_.name << ": " << p_.ops.size() << " operations, " << p_.entries.size()
+       << " entry operations.\n"
+       << "template <int W>\nvoid " << function
+       << "_block(const kfield::CompiledRoundArgs& a, std::int64_t d, std::int64_t s0,\n"
+       << "    std::int64_t m) {\n"
+       << "  const std::int64_t n = W == 1 ? 1 : m;\n"
+       << "  const std::int64_t ds = a.devices, xs = a.exportStride;\n"
+       << "  const double* c = a.constants;\n"
+       << "  (void)n, (void)ds, (void)xs, (void)c, (void)s0;\n";
+    for (std::size_t i = 0; i < p_.ops.size(); ++i) op(i);
+    o_ << "}\n\n"
+       << "void " << function
+       << "(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {\n"
+       << "  if (a.live == 1) {\n"
+       << "    for (std::int64_t d = first; d < end; ++d) " << function
+       << "_block<1>(a, d, 0, 1);\n"
+       << "    return;\n  }\n"
+       << "  for (std::int64_t d = first; d < end; ++d) {\n"
+       << "    for (std::int64_t s0 = 0; s0 < a.live; s0 += 64) {\n"
+       << "      " << function << "_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);\n"
+       << "    }\n  }\n}\n\n";
+  }
+
+ private:
+  const TracedProgram& p_;
+  std::ostream& o_;
+  std::vector<std::string> slot_;  // each slot's current value: an array or row over s
+
+  static constexpr const char* kLoop =
+      "KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s)";
+
+  std::string constant(std::size_t index) const { return "c[" + std::to_string(index) + "]"; }
+  std::string operand(std::size_t i, int which) const {
+    const Op& op = p_.ops[i];
+    const impl::Operand& x = which == 0 ? op.a : which == 1 ? op.b : op.c;
+    if (x.slot >= 0) return slotValue(x.slot);
+    return constant(3 * i + static_cast<std::size_t>(which));
+  }
+  std::string slotValue(std::int32_t slot) const {
+    const std::string& name = slot_.at(static_cast<std::size_t>(slot));
+    if (name.empty()) {
+      impl::invalidArgument("kfield::compiledRoundsSource",
+                            "program '" + p_.name + "' reads slot " + std::to_string(slot) +
+                                " before any operation writes it");
+    }
+    return name + "[s]";
+  }
+  static std::string row(const std::string& base, const std::string& plane, const std::string& who,
+                         const std::string& stride) {
+    return base + " + (" + plane + " * ds + " + who + ") * " + stride + " + s0";
+  }
+  std::string value(std::size_t i) { return "r" + std::to_string(i); }
+  void array(std::size_t i) { o_ << "  double " << value(i) << "[W];\n"; }
+
+  void op(std::size_t i) {
+    const Op& op = p_.ops[i];
+    const std::string out = value(i), plane = std::to_string(op.plane);
+    switch (op.code) {
+      case OpCode::Sense:
+        o_ << "  const double* " << out << " = " << row("a.sensors", plane, "d", "a.sensorStride")
+           << ";\n";
+        break;
+      case OpCode::Uid:
+        array(i);
+        o_ << "  { const double v = a.ids ? double(a.ids[d]) : double(d); " << kLoop << " " << out
+           << "[s] = v; }\n";
+        break;
+      case OpCode::Param:
+        array(i);
+        o_ << "  { const double v = a.parameters[" << plane << "]; " << kLoop << " " << out
+           << "[s] = v; }\n";
+        break;
+      case OpCode::RememberRead:  // no sample is in its first round: every device has its state
+        array(i);
+        o_ << "  { const double* v = " << row("a.states", plane, "d", "a.stateStride") << "; "
+           << kLoop << " " << out << "[s] = v[s]; }\n";
+        break;
+      case OpCode::ShareRead:
+        o_ << "  const double* " << out << " = " << row("a.exportsPrev", plane, "d", "xs") << ";\n";
+        break;
+      case OpCode::RememberWrite:
+        o_ << "  { double* to = " << row("a.states", plane, "d", "a.stateStride") << "; " << kLoop
+           << " to[s] = " << operand(i, 0) << "; }\n";
+        return;
+      case OpCode::Export:
+        o_ << "  { double* to = " << row("a.exportsNow", plane, "d", "xs") << "; " << kLoop
+           << " to[s] = " << operand(i, 0) << "; }\n";
+        return;
+      case OpCode::Output:
+        o_ << "  if (a.writeOutput) { double* to = "
+           << row("a.output", plane, "d", "a.outputStride") << "; " << kLoop
+           << " to[s] = " << operand(i, 0) << "; }\n";
+        return;
+      case OpCode::Mux:
+        array(i);
+        o_ << "  " << kLoop << " {\n    const double x = " << operand(i, 1)
+           << ", y = " << operand(i, 2) << ";\n    " << out << "[s] = " << operand(i, 0)
+           << " == 1.0 ? x : y;\n  }\n";
+        break;
+      case OpCode::ContextMix:
+        array(i);
+        o_ << "  " << kLoop << " " << out << "[s] = kfield::impl::contextMix(" << operand(i, 0)
+           << ", " << operand(i, 1) << ");\n";
+        break;
+      case OpCode::BitNot:
+        array(i);
+        o_ << "  " << kLoop << " " << out << "[s] = kfield::impl::integer::bitNot(" << operand(i, 0)
+           << ");\n";
+        break;
+      case OpCode::Fold:
+        if (op.lexicographic > 1) {
+          lexicographicFold(i);
+          return;
+        }
+        fold(i);
+        break;
+      case OpCode::FoldComponent: return;  // the lexicographic fold before it wrote its slot
+      case OpCode::ExchangeSend: send(i); return;
+      default:
+        if (const char* e = entryCodeName(impl::pointwiseEntry(op.code))) {
+          array(i);
+          o_ << "  " << kLoop << " " << out << "[s] = kfield::impl::entryOperation(kfield::impl::"
+             << "EntryCode::" << e << ", " << operand(i, 0) << ", " << operand(i, 1) << ");\n";
+        } else if (const char* n = integerName(op.code)) {
+          array(i);
+          o_ << "  " << kLoop << " " << out << "[s] = kfield::impl::integer::apply("
+             << "kfield::impl::integer::Op::" << n << ", " << operand(i, 0) << ", " << operand(i, 1)
+             << ");\n";
+        } else {
+          impl::invalidArgument("kfield::compiledRoundsSource",
+                                "program '" + p_.name + "', operation " + std::to_string(i) +
+                                    ": code " + std::to_string(int(op.code)) +
+                                    " cannot be compiled");
+        }
+    }
+    o_ << "  (void)" << out << ";\n";  // a value no later operation reads
+    if (op.out >= 0) slot_[static_cast<std::size_t>(op.out)] = out;
+  }
+
+  // The leaves of op i's entry program for entry k (d hears j), before the sample loop: rows
+  // and scalars named q<prefix><register>. `self`: "true" or "false" when known, else "j == d".
+  void leaves(std::size_t i, const std::string& prefix, const std::string& self,
+              std::int32_t start = 0) {
+    const Op& op = p_.ops[i];
+    for (std::int32_t r = start; r < op.entryCount; ++r) {
+      const EntryOp& x = p_.entries[static_cast<std::size_t>(op.entryBegin + r)];
+      const std::string q = "q" + prefix + std::to_string(r);
+      const std::string plane = std::to_string(x.plane);
+      switch (x.code) {
+        case EntryCode::Neighbor: {
+          const std::string own = x.slot >= 0 ? slot_.at(static_cast<std::size_t>(x.slot))
+                                              : row("a.exportsNow", plane, "d", "xs");
+          o_ << "    const double* " << q << " = "
+             << choose(self, own, row("a.exportsPrev", plane, "j", "xs")) << ";\n";
+          break;
+        }
+        case EntryCode::Received: {
+          const std::string edge =
+              "a.edgeRow + " + std::to_string(x.edge) + " * a.entries + a.reverse[k]";
+          // No slot: the device never reads its own entry (a fold without it).
+          const std::string own = x.slot >= 0 ? slot_.at(static_cast<std::size_t>(x.slot))
+                                              : "static_cast<const double*>(nullptr)";
+          o_ << "    const double* " << q << " = "
+             << choose(self, own, "a.exportsPrev + (" + edge + ") * xs + s0") << ";\n";
+          break;
+        }
+        case EntryCode::EdgeLength:
+          o_ << "    const double " << q << " = a.lengths ? a.lengths[k] : 0.0;\n";
+          break;
+        case EntryCode::Lag:  // synchronous rounds: a neighbor sent one round ago
+          o_ << "    const double " << q << " = " << choose(self, "0.0", "1.0") << ";\n";
+          break;
+        default: break;
+      }
+    }
+  }
+  // Entry k's row of edge plane `edge`, this round's.
+  static std::string edgeRow(std::int32_t edge) {
+    return "a.exportsNow + (a.edgeRow + " + std::to_string(edge) + " * a.entries + k) * xs + s0";
+  }
+  static std::string choose(const std::string& self, const std::string& own,
+                            const std::string& other) {
+    if (self == "true") return own;
+    if (self == "false") return other;
+    return "j == d ? " + own + " : " + other;
+  }
+
+  // Op i's entry program inside the sample loop: register r is e<prefix><r>; returns the last.
+  // From `start` on: register start - 1 is read from row `kept` (a send repeating a fold's
+  // entry program starts from the value the fold kept: Op::sharedEntries).
+  std::string registers(std::size_t i, const std::string& prefix, std::int32_t start = 0,
+                        const std::string& kept = "") {
+    const Op& op = p_.ops[i];
+    auto reg = [&](std::int32_t r) { return "e" + prefix + std::to_string(r); };
+    if (start > 0) o_ << "      const double " << reg(start - 1) << " = " << kept << "[s];\n";
+    for (std::int32_t r = start; r < op.entryCount; ++r) {
+      const std::size_t index = static_cast<std::size_t>(op.entryBegin + r);
+      const EntryOp& x = p_.entries[index];
+      const std::string q = "q" + prefix + std::to_string(r);
+      o_ << "      const double " << reg(r) << " = ";
+      switch (x.code) {
+        case EntryCode::Neighbor:
+        case EntryCode::Received: o_ << q << "[s]"; break;
+        case EntryCode::EdgeLength:
+        case EntryCode::Lag: o_ << q; break;
+        case EntryCode::Local: o_ << slotValue(x.slot); break;
+        case EntryCode::Constant: o_ << constant(3 * p_.ops.size() + index); break;
+        case EntryCode::Mux: o_ << reg(x.a) << " == 1.0 ? " << reg(x.b) << " : " << reg(x.c); break;
+        default:
+          o_ << "kfield::impl::entryOperation(kfield::impl::EntryCode::" << entryCodeName(x.code)
+             << ", " << reg(x.a) << ", " << (x.b >= 0 ? reg(x.b) : std::string("0.0")) << ")";
+      }
+      o_ << ";\n";
+    }
+    return reg(op.entryCount - 1);
+  }
+
+  void fold(std::size_t i) {
+    const Op& op = p_.ops[i];
+    const std::string out = value(i),
+                      code = std::string("kfield::impl::FoldCode::") + foldName(op.fold);
+    array(i);
+    o_ << "  { const double init = kfield::impl::initialOf(" << code << "); " << kLoop << " " << out
+       << "[s] = init; }\n"
+       << "  kfield::impl::withCombine(" << code << ", [&](const auto& combine) {\n"
+       << "  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {\n"
+       << "    const std::int64_t j = a.neighbors[k];\n    (void)j;\n";
+    if (op.fold == FoldCode::Self) {
+      o_ << "    if (j != d) continue;\n";
+    } else if (op.excludeSelf != 0) {
+      o_ << "    if (j == d) continue;\n";
+    }
+    leaves(i, "", "j == d");
+    if (op.keepEdge >= 0) {  // each entry's value, for the send that repeats this program
+      o_ << "    double* keep = " << edgeRow(op.keepEdge) << ";\n";
+    }
+    o_ << "    " << kLoop << " {\n";
+    const std::string last = registers(i, "");
+    if (op.keepEdge >= 0) o_ << "      keep[s] = " << last << ";\n";
+    o_ << "      " << out << "[s] = combine(" << out << "[s], " << last
+       << ");\n    }\n  }\n  });\n";
+  }
+
+  // ops i .. i + width - 1: one pass over the entries, each compared component by component; the
+  // first better where all before it are equal replaces the rest (RoundKernel's merge).
+  void lexicographicFold(std::size_t i) {
+    const Op& op = p_.ops[i];
+    const int width = op.lexicographic;
+    const bool isMax = op.fold == FoldCode::Max;
+    o_ << "  const double init" << i
+       << " = kfield::impl::initialOf(kfield::impl::FoldCode::" << foldName(op.fold) << ");\n";
+    for (int w = 0; w < width; ++w) {
+      array(i + std::size_t(w));
+      o_ << "  " << kLoop << " " << value(i + std::size_t(w)) << "[s] = init" << i << ";\n";
+    }
+    o_ << "  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {\n"
+       << "    const std::int64_t j = a.neighbors[k];\n    (void)j;\n";
+    if (op.excludeSelf != 0) o_ << "    if (j == d) continue;\n";
+    for (int w = 0; w < width; ++w) leaves(i + std::size_t(w), std::to_string(w) + "_", "j == d");
+    o_ << "    " << kLoop << " {\n      const double init = init" << i << ";\n"
+       << "      std::int64_t replaced = 0, tied = 1;\n";
+    for (int w = 0; w < width; ++w) {
+      const std::string v = registers(i + std::size_t(w), std::to_string(w) + "_");
+      const std::string best = value(i + std::size_t(w)) + "[s]";
+      o_ << "      {\n        const double v = " << v << ", best = " << best << ";\n"
+         << "        const std::int64_t improves = tied & std::int64_t("
+         << (isMax ? "best < v" : "v < best") << ");\n"
+         << "        const double reset = "
+         << (isMax ? "init < v ? v : init" : "v < init ? v : init") << ";\n"
+         << "        const double kept = improves ? v : best;\n"
+         << "        tied &= std::int64_t(v == best);\n"
+         << "        " << best << " = replaced ? reset : kept;\n"
+         << "        replaced |= improves;\n      }\n";
+    }
+    o_ << "    }\n  }\n";
+    for (int w = 0; w < width; ++w) {
+      const Op& part = p_.ops[i + std::size_t(w)];
+      if (part.out >= 0) slot_[static_cast<std::size_t>(part.out)] = value(i + std::size_t(w));
+    }
+  }
+
+  // An exchange's send: the own entry to the export row, then each neighbor's to the edge plane
+  // at its entry (the own entry to the device itself).
+  void send(std::size_t i) {
+    const Op& op = p_.ops[i];
+    const std::string own = value(i);
+    array(i);
+    o_ << "  {\n  std::int64_t self = a.offsets[d];\n"
+       << "  while (self < a.offsets[d + 1] && a.neighbors[self] != d) ++self;\n"
+       << "  {\n    const std::int64_t k = self, j = d;\n    (void)k, (void)j;\n";
+    const std::int32_t start = op.sharedEntries;
+    leaves(i, "", "true", start);
+    if (start > 0) o_ << "    const double* kept = " << edgeRow(op.edge) << ";\n";
+    o_ << "    " << kLoop << " {\n";
+    const std::string last = registers(i, "", start, "kept");
+    o_ << "      " << own << "[s] = " << last << ";\n    }\n  }\n"
+       << "  { double* to = " << row("a.exportsNow", std::to_string(op.plane), "d", "xs") << "; "
+       << kLoop << " to[s] = " << own << "[s]; }\n"
+       << "  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {\n"
+       << "    const std::int64_t j = a.neighbors[k];\n"
+       << "    double* to = " << edgeRow(op.edge) << ";\n"
+       << "    if (j == d) { " << kLoop << " to[s] = " << own << "[s]; continue; }\n";
+    leaves(i, "", "false", start);
+    o_ << "    " << kLoop << " {\n";
+    const std::string sent = registers(i, "", start, "to");
+    o_ << "      to[s] = " << sent << ";\n    }\n  }\n  }\n";
+  }
+};
+
+bool identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char ch : s) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') return false;
+  }
+  return true;
+}
+
+std::string functionName(const std::string& program, std::set<std::string>& taken) {
+  std::string name = "round_";
+  for (char ch : program) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  std::string unique = name;
+  for (int k = 2; !taken.insert(unique).second; ++k) unique = name + "_" + std::to_string(k);
+  return unique;
+}
+
+// A C++ string literal of s.
+std::string literal(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string compiledRoundsSource(const std::vector<TracedProgram>& programs,
+                                 const std::string& table) {
+  constexpr const char* kWho = "kfield::compiledRoundsSource";
+  bool named = !table.empty();
+  for (std::size_t at = 0; named && at <= table.size();) {  // identifiers joined by ::
+    const std::size_t next = std::min(table.find("::", at), table.size());
+    named = identifier(table.substr(at, next - at));
+    at = next + 2;
+  }
+  if (!named) impl::invalidArgument(kWho, "table name '" + table + "' is not a C++ name");
+  std::ostringstream o;
+  o << "// Compiled rounds written by kfield::compiledRoundsSource "
+       "(kfield/sim/CompiledRound.hpp).\n"
+    << "// Generated: regenerate, do not edit.\n"
+    << "#include \"kfield/impl/IntegerMath.hpp\"\n"
+    << "#include \"kfield/sim/CompiledRound.hpp\"\n"
+    << "#include \"kfield/sim/impl/Operations.hpp\"\n\n"
+    << "#include <cstdint>\n#include <vector>\n\n"
+    << "namespace {\n\n";
+  std::set<std::string> taken;
+  std::vector<std::string> names;
+  std::set<std::string> keys;
+  std::vector<const TracedProgram*> kept;
+  for (const TracedProgram& p : programs) {
+    std::string why;
+    if (!canCompileRound(p, &why)) impl::invalidArgument(kWho, why);
+    if (!keys.insert(compiledRoundKey(p)).second) continue;  // one round serves both
+    names.push_back(functionName(p.name, taken));
+    kept.push_back(&p);
+    RoundWriter(p, o).write(names.back());
+  }
+  o << "}  // namespace\n\n";
+  // table may be qualified: its function goes into the namespaces named before it.
+  const std::size_t last = table.rfind("::");
+  const std::string space = last == std::string::npos ? "" : table.substr(0, last);
+  const std::string name = last == std::string::npos ? table : table.substr(last + 2);
+  if (!space.empty()) o << "namespace " << space << " {\n\n";
+  o << "std::vector<kfield::CompiledRoundEntry> " << name << "() {\n  return {\n";
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    o << "      {" << literal(compiledRoundKey(*kept[i])) << ",\n       " << literal(kept[i]->name)
+      << ", &" << names[i] << "},\n";
+  }
+  o << "  };\n}\n";
+  if (!space.empty()) o << "\n}  // namespace " << space << "\n";
+  return o.str();
+}
+
+}  // namespace kfield

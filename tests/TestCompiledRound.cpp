@@ -1,0 +1,132 @@
+// Compiled rounds (kfield/sim/CompiledRound.hpp): the library's programs run their compiled
+// rounds on host backends and give the round kernel's bits; the checked-in library source is
+// what the generator writes; programs the generator cannot compile are refused by name.
+#include "ErrorOf.hpp"
+#include "LibraryRuns.hpp"
+#include "TestSpaces.hpp"
+
+#include <kfield/field/Library.hpp>
+#include <kfield/field/Programs.hpp>
+#include <kfield/sim/CompiledRound.hpp>
+#include <kfield/sim/Simulation.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kfield::test {
+namespace {
+
+template <class Space>
+class CompiledRounds : public ::testing::Test {};
+TYPED_TEST_SUITE(CompiledRounds, Spaces, SpaceNames);
+
+template <class Space>
+constexpr bool compiledHere() {  // host backends run compiled rounds
+  return !RoundTuning<Space>::kTeamLanes &&
+         std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value;
+}
+
+// Rounds of the program with and without its compiled round: every plane kept across rounds,
+// the same bits, after each of several runs (the first round of each sample is the kernel's).
+template <class Space>
+void expectCompiledMatchesKernel(const TracedProgram& program, const Network& net,
+                                 std::int64_t samples) {
+  BasicSimulation<Space> compiled(program, net, samples), kernel(program, net, samples);
+  kernel.useCompiledRounds(false);
+  setInputs(compiled, program, net.devices(), samples);
+  setInputs(kernel, program, net.devices(), samples);
+  if (compiledHere<Space>()) {
+    ASSERT_TRUE(compiled.hasCompiledRound()) << program.name;
+  }
+  const std::string what = program.name + ", " + std::to_string(samples) + " samples";
+  for (std::int64_t rounds : {1, 2, 7}) {
+    compiled.run(rounds);
+    kernel.run(rounds);
+    const SimulationCarry a = compiled.carry(), b = kernel.carry();
+    expectSameBits(a.output, b.output, what + ": output");
+    expectSameBits(a.exports, b.exports, what + ": exports");
+    expectSameBits(a.states, b.states, what + ": states");
+  }
+}
+
+TYPED_TEST(CompiledRounds, EveryCompiledLibraryProgramGivesTheKernelsBits) {
+  const Network grid = Network::grid(9, 7);
+  const Network rgg = Network::randomGeometric(150, 1.6, 5);
+  int compiledPrograms = 0;
+  for (const lib::LibraryProgram& entry : lib::programs()) {
+    for (const Network* net : {&grid, &rgg}) {
+      const TracedProgram program = entry.build(*net, {});
+      if (!canCompileRound(program)) continue;
+      ++compiledPrograms;
+      // One sample (scalar blocks), a partial block, a full one and one past it.
+      for (std::int64_t samples : {1, 3, 64, 70}) {
+        expectCompiledMatchesKernel<TypeParam>(program, *net, samples);
+      }
+    }
+  }
+  // The gradients, the G block, the collections and the other programs without branches.
+  EXPECT_GE(compiledPrograms, 2 * 8);
+}
+
+TEST(CompiledRoundSource, TheGBlockAndWeightedCollectionHaveOne) {
+  const Network net = Network::grid(5, 5);
+  for (const char* name :
+       {"hop-gradient", "distance-gradient", "nearest-source", "collect-weighted"}) {
+    const TracedProgram program = lib::findProgram(name)->build(net, {});
+    std::string why;
+    EXPECT_TRUE(canCompileRound(program, &why)) << why;
+    EXPECT_NE(findCompiledRound(program), nullptr) << name;
+  }
+}
+
+TEST(CompiledRoundSource, ProgramsWithBranchesAreLeftToTheKernel) {
+  const TracedProgram program = trace(
+      [](Program& p) {
+        return p.branch(
+            p.sense<bool>("obstacle"), [&] { return p.constant(0.0); },
+            [&] { return lib::hopGradient(p, p.sense<bool>("source")); });
+      },
+      "avoiding");
+  std::string why;
+  EXPECT_FALSE(canCompileRound(program, &why));
+  EXPECT_NE(why.find("program 'avoiding', operation "), std::string::npos) << why;
+  EXPECT_NE(why.find("branch"), std::string::npos) << why;
+  EXPECT_EQ(findCompiledRound(program), nullptr);
+  const std::string error = errorOf([&] { compiledRoundsSource({program}, "table"); });
+  EXPECT_NE(error.find("kfield::compiledRoundsSource: program 'avoiding'"), std::string::npos)
+      << error;
+}
+
+TEST(CompiledRoundSource, TableNamesMustBeCppNames) {
+  const TracedProgram program = lib::findProgram("hop-gradient")->build(Network::grid(3, 3), {});
+  for (const char* bad : {"", "1table", "my table", "a::", "::a", "a:b"}) {
+    const std::string error = errorOf([&] { compiledRoundsSource({program}, bad); });
+    EXPECT_NE(error.find("is not a C++ name"), std::string::npos) << bad << ": " << error;
+  }
+  const std::string source = compiledRoundsSource({program}, "mine::rounds");
+  EXPECT_NE(source.find("namespace mine {"), std::string::npos);
+  EXPECT_NE(source.find("std::vector<kfield::CompiledRoundEntry> rounds()"), std::string::npos);
+}
+
+// The library's compiled rounds are checked in; when the generator or a library program
+// changes, this writes the new source beside the build and says where to copy it.
+TEST(CompiledRoundSource, TheLibrarySourceIsWhatTheGeneratorWrites) {
+  const std::string path =
+      std::string(KFIELD_TEST_SOURCE_DIR) + "/core/src/sim/compiled/LibraryRounds.cpp";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "cannot read " << path;
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string expected = libraryRoundsSource();
+  if (text.str() != expected) {
+    const std::string fresh = "LibraryRounds.cpp.generated";
+    std::ofstream(fresh) << expected;
+    FAIL() << path << " is not what kfield::libraryRoundsSource() writes now: copy " << fresh
+           << " (in the test's working directory) over it";
+  }
+}
+
+}  // namespace
+}  // namespace kfield::test
