@@ -313,6 +313,47 @@ TEST(ExchangeCompile, ASendRepeatingAFoldsEntryProgramStartsFromItsValues) {
   EXPECT_TRUE(pairs(true).empty());
 }
 
+// Two unconditional exports of one value hold the same value every round (collect-weighted
+// reads the distance its gradient shares again with nbr): they share a plane (CompileTrace:
+// aliasSameExports). The same program exporting x * 1.0 (the same bits, another value) keeps
+// both planes; both give the same bits from the first round on, whose nbr reads its own init.
+// A conditional export (a branch side) keeps its plane.
+TYPED_TEST(Exchange, ExportsOfOneValueShareAPlane) {
+  auto build = [](bool sameValue, bool branch) {
+    return trace([=](Program& p) {
+      const Field<double> distance = lib::distanceGradient(p, p.sense<bool>("source"));
+      const Field<double> copy = sameValue ? distance : distance * 1.0;
+      auto weighted = [&] {
+        const NbrField<double> theirs = p.nbr(copy, copy);
+        return (max(2.0 - p.edgeLength(), 0.0) * (distance - theirs)).sum() +
+               p.neighbors(copy).min();
+      };
+      if (!branch) return weighted();
+      return p.branch(distance < 3.0, weighted, [&] { return distance; });
+    });
+  };
+  const TracedProgram aliased = build(true, false), apart = build(false, false);
+  ASSERT_EQ(aliased.exports.size(), 1u);  // the share's plane; nbr's and neighbors' read it
+  ASSERT_EQ(apart.exports.size(), 2u);    // the share's, and one for x * 1.0 (nbr's and neighbors')
+  std::string planes;
+  for (const auto& node : aliased.description.nodes) {
+    for (const auto& key : node.reads) planes += key.rfind("export:", 0) == 0 ? key + " " : "";
+  }
+  EXPECT_EQ(planes.find("nbr"), std::string::npos) << planes;
+  EXPECT_EQ(build(true, true).exports.size(), 3u);
+
+  const Network net = Network::randomGeometric(200, 1.7, 5);
+  std::vector<double> source(std::size_t(net.devices()), 0.0);
+  source[7] = source[150] = 1.0;
+  for (const std::int64_t rounds : {1, 2, 5, 20}) {
+    const HostPlane a = runOn<TypeParam>(aliased, net, rounds, {{"source", source}});
+    const HostPlane b = runOn<TypeParam>(apart, net, rounds, {{"source", source}});
+    for (std::int64_t d = 0; d < net.devices(); ++d) {
+      ASSERT_EQ(bitsOf(a(d, 0)), bitsOf(b(d, 0))) << "round " << rounds << ", device " << d;
+    }
+  }
+}
+
 // A tuple is exchanged whole: a plane per component, each with its own messages.
 TYPED_TEST(Exchange, TuplesAreExchangedComponentByComponent) {
   const auto program = trace([](Program& p) {

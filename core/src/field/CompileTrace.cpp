@@ -3,6 +3,7 @@
 #include "kfield/impl/Bits.hpp"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace kfield::impl {
@@ -11,6 +12,37 @@ namespace {
 
 // Operations that evaluate an entry program: folds, and exchanges' sends.
 bool readsEntries(const Op& op) { return op.code == OpCode::Fold || op.code == OpCode::ExchangeSend; }
+
+// Keeps the ops marked in `keep` (and their description nodes), renumbering the values:
+// values are op indices here.
+void keepOps(TracedProgram& t, const std::vector<char>& keep) {
+  const auto n = static_cast<std::int32_t>(t.ops.size());
+  std::vector<std::int32_t> index(static_cast<std::size_t>(n), -1);
+  std::vector<Op> kept;
+  for (std::int32_t i = 0; i < n; ++i) {
+    if (!keep[static_cast<std::size_t>(i)]) continue;
+    index[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(kept.size());
+    kept.push_back(t.ops[static_cast<std::size_t>(i)]);
+  }
+  auto renumber = [&](std::int32_t& v) {
+    if (v >= 0) v = index[static_cast<std::size_t>(v)];
+  };
+  for (Op& op : kept) {
+    renumber(op.out), renumber(op.a.slot), renumber(op.b.slot), renumber(op.c.slot);
+    renumber(op.mask), renumber(op.context);
+  }
+  // Entry slots of dropped values are never read: -1 keeps them from being used.
+  for (EntryOp& e : t.entries) renumber(e.slot);
+  t.ops = std::move(kept);
+  // The description lists what runs: one node per kept operation.
+  std::vector<graph::Node> nodes;
+  for (std::int32_t i = 0; i < n; ++i) {
+    if (keep[static_cast<std::size_t>(i)]) {
+      nodes.push_back(std::move(t.description.nodes[static_cast<std::size_t>(i)]));
+    }
+  }
+  t.description.nodes = std::move(nodes);
+}
 
 // Removes operations whose value nothing reads and that write nothing kept across rounds (for
 // instance the read of a shared value that only feeds an exclude-self fold: every round would
@@ -40,31 +72,98 @@ void dropDeadOps(TracedProgram& t) {
       if (e.code == EntryCode::Local || visitsSelf) mark(e.slot);
     }
   }
-  std::vector<std::int32_t> index(static_cast<std::size_t>(n), -1);
-  std::vector<Op> kept;
-  for (std::int32_t i = 0; i < n; ++i) {
-    if (!live[static_cast<std::size_t>(i)]) continue;
-    index[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(kept.size());
-    kept.push_back(t.ops[static_cast<std::size_t>(i)]);
+  keepOps(t, live);
+}
+
+// Export planes that hold the same value every round: unconditional, unkeyed exports of one
+// value. FCPP's weighted collection takes nbr of the distance its gradient shares: every
+// entry of the nbr is a value sent last round, and so is every entry of the share's plane.
+// Readers of the later plane read the first one (written earlier in the round, so a device's
+// own current entry is there too), and the later export goes: a round writes one plane fewer
+// and its folds sweep one fewer. ShareRead ops keep their own initial values, and in a
+// sample's first round no neighbor's entry is read. Not inside spawns (their planes are
+// numbered in strides).
+void aliasSameExports(TracedProgram& t) {
+  if (!t.spawns.empty()) return;
+  const auto planes = static_cast<std::int32_t>(t.exports.size());
+  std::vector<std::int32_t> writer(static_cast<std::size_t>(planes), -1),
+      writes(static_cast<std::size_t>(planes), 0);
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(t.ops.size()); ++i) {
+    const Op& op = t.ops[static_cast<std::size_t>(i)];
+    const bool exports =
+        op.code == OpCode::Export || op.code == OpCode::ExchangeSend || op.code == OpCode::SpawnKey;
+    if (!exports || op.plane < 0 || op.plane >= planes) continue;
+    writer[static_cast<std::size_t>(op.plane)] = i;
+    ++writes[static_cast<std::size_t>(op.plane)];
   }
-  auto renumber = [&](std::int32_t& v) {
-    if (v >= 0) v = index[static_cast<std::size_t>(v)];
+  auto plain = [&](std::int32_t p) {
+    const std::int32_t w = writer[static_cast<std::size_t>(p)];
+    if (w < 0 || writes[static_cast<std::size_t>(p)] != 1) return false;
+    const Op& op = t.ops[static_cast<std::size_t>(w)];
+    const PlaneInfo& info = t.exports[static_cast<std::size_t>(p)];
+    return op.code == OpCode::Export && op.mask < 0 && op.context < 0 && op.keyed == 0 &&
+           !info.keyed && info.edge < 0;
   };
-  for (Op& op : kept) {
-    renumber(op.out), renumber(op.a.slot), renumber(op.b.slot), renumber(op.c.slot);
-    renumber(op.mask), renumber(op.context);
+  auto sameValue = [](const Operand& x, const Operand& y) {
+    return x.slot >= 0 ? x.slot == y.slot : y.slot < 0 && bitsOf(x.constant) == bitsOf(y.constant);
+  };
+  std::vector<std::int32_t> into(static_cast<std::size_t>(planes));
+  for (std::int32_t p = 0; p < planes; ++p) into[static_cast<std::size_t>(p)] = p;
+  std::vector<char> keep(t.ops.size(), 1);
+  bool any = false;
+  for (std::int32_t q = 0; q < planes; ++q) {
+    if (!plain(q)) continue;
+    const Op& later = t.ops[static_cast<std::size_t>(writer[static_cast<std::size_t>(q)])];
+    std::int32_t first = -1;
+    for (std::int32_t p = 0; p < planes; ++p) {
+      if (p == q || into[static_cast<std::size_t>(p)] != p || !plain(p)) continue;
+      const std::int32_t w = writer[static_cast<std::size_t>(p)];
+      if (w < writer[static_cast<std::size_t>(q)] &&
+          sameValue(t.ops[static_cast<std::size_t>(w)].a, later.a) &&
+          (first < 0 || w < writer[static_cast<std::size_t>(first)])) {
+        first = p;
+      }
+    }
+    if (first < 0) continue;
+    into[static_cast<std::size_t>(q)] = first;
+    keep[static_cast<std::size_t>(writer[static_cast<std::size_t>(q)])] = 0;
+    any = true;
   }
-  // Entry slots of dropped values are never read (see above): -1 keeps them from being used.
-  for (EntryOp& e : t.entries) renumber(e.slot);
-  t.ops = std::move(kept);
-  // The description lists what runs: one node per kept operation.
-  std::vector<graph::Node> nodes;
-  for (std::int32_t i = 0; i < n; ++i) {
-    if (live[static_cast<std::size_t>(i)]) {
-      nodes.push_back(std::move(t.description.nodes[static_cast<std::size_t>(i)]));
+  if (!any) return;
+  std::vector<std::int32_t> index(static_cast<std::size_t>(planes), -1);
+  std::vector<PlaneInfo> exports;
+  for (std::int32_t p = 0; p < planes; ++p) {
+    if (into[static_cast<std::size_t>(p)] != p) continue;
+    index[static_cast<std::size_t>(p)] = static_cast<std::int32_t>(exports.size());
+    exports.push_back(t.exports[static_cast<std::size_t>(p)]);
+  }
+  auto moved = [&](std::int32_t p) {
+    return index[static_cast<std::size_t>(into[static_cast<std::size_t>(p)])];
+  };
+  for (Op& op : t.ops) {
+    const bool readsExport = op.code == OpCode::Export || op.code == OpCode::ShareRead ||
+                             op.code == OpCode::ExchangeSend || op.code == OpCode::SpawnKey;
+    if (readsExport && op.plane >= 0) op.plane = moved(op.plane);
+  }
+  for (EntryOp& e : t.entries) {
+    if ((e.code == EntryCode::Neighbor || e.code == EntryCode::Received) && e.plane >= 0)
+      e.plane = moved(e.plane);
+  }
+  // The description names planes by path: the later plane's readers read the first one's.
+  for (graph::Node& node : t.description.nodes) {
+    for (std::vector<std::string>* keys : {&node.reads, &node.writes}) {
+      for (std::string& key : *keys) {
+        for (std::int32_t q = 0; q < planes; ++q) {
+          const std::int32_t p = into[static_cast<std::size_t>(q)];
+          if (p != q && key == "export:" + t.exports[static_cast<std::size_t>(q)].path) {
+            key = "export:" + t.exports[static_cast<std::size_t>(p)].path;
+          }
+        }
+      }
     }
   }
-  t.description.nodes = std::move(nodes);
+  t.exports = std::move(exports);
+  keepOps(t, keep);
 }
 
 // Scratch slots: a value lives from its op to its last use; slots are reused after that.
@@ -234,6 +333,7 @@ void shareEntryPrograms(TracedProgram& t) {
 
 void compileTrace(TracedProgram& t) {
   dropDeadOps(t);
+  aliasSameExports(t);
   numberValues(t);
   allocateSlots(t);
   fuseLexicographicFolds(t);

@@ -109,7 +109,7 @@ void round_distance_gradient(const kfield::CompiledRoundArgs& a, std::int64_t fi
   }
 }
 
-// broadcast: 13 operations, 14 entry operations.
+// broadcast: 12 operations, 14 entry operations.
 template <int W>
 void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
@@ -146,7 +146,24 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
   }
   (void)r3;
   { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
-  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
+  double r5[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r5[s] = init; }
+  kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
+  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
+    const std::int64_t j = a.neighbors[k];
+    (void)j;
+    if (j == d) continue;
+    const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
+    const double q1 = a.lengths ? a.lengths[k] : 0.0;
+    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+      const double e0 = q0[s];
+      const double e1 = q1;
+      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0, e1);
+      r5[s] = combine(r5[s], e2);
+    }
+  }
+  });
+  (void)r5;
   double r6[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -154,58 +171,40 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
     const std::int64_t j = a.neighbors[k];
     (void)j;
     if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
-    const double q1 = a.lengths ? a.lengths[k] : 0.0;
-    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double e0 = q0[s];
-      const double e1 = q1;
-      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0, e1);
-      r6[s] = combine(r6[s], e2);
-    }
-  }
-  });
-  (void)r6;
-  double r7[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = init; }
-  kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
-  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
-    const std::int64_t j = a.neighbors[k];
-    (void)j;
-    if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
+    const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
     const double q1 = a.lengths ? a.lengths[k] : 0.0;
     const double* q5 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = q1;
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0, e1);
-      const double e3 = r6[s];
+      const double e3 = r5[s];
       const double e4 = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, e2, e3);
       const double e5 = q5[s];
-      const double e6 = c[51];
+      const double e6 = c[48];
       const double e7 = e4 == 1.0 ? e5 : e6;
-      r7[s] = combine(r7[s], e7);
+      r6[s] = combine(r6[s], e7);
     }
   }
   });
+  (void)r6;
+  double r7[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r5[s], c[22]);
   (void)r7;
   double r8[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r6[s], c[25]);
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    const double x = r6[s], y = r1[s];
+    r8[s] = r7[s] == 1.0 ? x : y;
+  }
   (void)r8;
   double r9[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r7[s], y = r1[s];
-    r9[s] = r8[s] == 1.0 ? x : y;
+    const double x = r1[s], y = r8[s];
+    r9[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r9;
-  double r10[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r1[s], y = r9[s];
-    r10[s] = r0[s] == 1.0 ? x : y;
-  }
-  (void)r10;
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r10[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r10[s]; }
+  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r9[s]; }
+  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r9[s]; }
 }
 
 void round_broadcast(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -220,7 +219,7 @@ void round_broadcast(const kfield::CompiledRoundArgs& a, std::int64_t first, std
   }
 }
 
-// collect-sum: 21 operations, 14 entry operations.
+// collect-sum: 20 operations, 14 entry operations.
 template <int W>
 void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
@@ -257,92 +256,91 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
   }
   (void)r4;
   { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r4[s]; }
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r4[s]; }
-  double r7[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = init; }
+  double r6[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
   for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
     const std::int64_t j = a.neighbors[k];
     (void)j;
     if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
+    const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
-      r7[s] = combine(r7[s], e0);
+      r6[s] = combine(r6[s], e0);
     }
   }
   });
+  (void)r6;
+  double r7[W];
+  { const double v = a.ids ? double(a.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = v; }
   (void)r7;
-  double r8[W];
-  { const double v = a.ids ? double(a.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = v; }
-  (void)r8;
-  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r8[s]; }
-  double r10[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r10[s] = init; }
+  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r7[s]; }
+  double r9[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r9[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
   for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
     const std::int64_t j = a.neighbors[k];
     (void)j;
     if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
-    const double* q3 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
+    const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
+    const double* q3 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
-      const double e1 = r7[s];
+      const double e1 = r6[s];
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, e0, e1);
       const double e3 = q3[s];
-      const double e4 = c[69];
+      const double e4 = c[66];
       const double e5 = e2 == 1.0 ? e3 : e4;
-      r10[s] = combine(r10[s], e5);
+      r9[s] = combine(r9[s], e5);
     }
   }
   });
+  (void)r9;
+  double r10[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r4[s], c[31]);
   (void)r10;
   double r11[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r11[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r4[s], c[34]);
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r11[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r6[s], c[34]);
   (void)r11;
   double r12[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r12[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r7[s], c[37]);
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r12[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Or, r10[s], r11[s]);
   (void)r12;
   double r13[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r13[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Or, r11[s], r12[s]);
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    const double x = c[40], y = r9[s];
+    r13[s] = r12[s] == 1.0 ? x : y;
+  }
   (void)r13;
   double r14[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[43], y = r10[s];
-    r14[s] = r13[s] == 1.0 ? x : y;
-  }
+  { const double v = a.ids ? double(a.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r14[s] = v; }
   (void)r14;
-  double r15[W];
-  { const double v = a.ids ? double(a.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r15[s] = v; }
-  (void)r15;
-  { double* to = a.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r14[s]; }
-  double r17[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r17[s] = init; }
+  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r13[s]; }
+  double r16[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r16[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
   for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
     const std::int64_t j = a.neighbors[k];
     (void)j;
     if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (3 * ds + d) * xs + s0 : a.exportsPrev + (3 * ds + j) * xs + s0;
-    const double* q3 = j == d ? a.exportsNow + (4 * ds + d) * xs + s0 : a.exportsPrev + (4 * ds + j) * xs + s0;
+    const double* q0 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
+    const double* q3 = j == d ? a.exportsNow + (3 * ds + d) * xs + s0 : a.exportsPrev + (3 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
-      const double e1 = r15[s];
+      const double e1 = r14[s];
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, e0, e1);
       const double e3 = q3[s];
-      const double e4 = c[75];
+      const double e4 = c[72];
       const double e5 = e2 == 1.0 ? e3 : e4;
-      r17[s] = combine(r17[s], e5);
+      r16[s] = combine(r16[s], e5);
     }
   }
   });
+  (void)r16;
+  double r17[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r17[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], r16[s]);
   (void)r17;
-  double r18[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r18[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], r17[s]);
-  (void)r18;
-  { double* to = a.exportsNow + (4 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r18[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r18[s]; }
+  { double* to = a.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r17[s]; }
+  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r17[s]; }
 }
 
 void round_collect_sum(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -357,7 +355,7 @@ void round_collect_sum(const kfield::CompiledRoundArgs& a, std::int64_t first, s
   }
 }
 
-// election: 19 operations, 16 entry operations.
+// election: 18 operations, 16 entry operations.
 template <int W>
 void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
@@ -432,7 +430,24 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
   }
   (void)r9;
   { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r9[s]; }
-  { double* to = a.exportsNow + (4 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r9[s]; }
+  double r11[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r11[s] = init; }
+  kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
+  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
+    const std::int64_t j = a.neighbors[k];
+    (void)j;
+    if (j == d) continue;
+    const double* q0 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
+    const double q1 = a.lengths ? a.lengths[k] : 0.0;
+    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+      const double e0 = q0[s];
+      const double e1 = q1;
+      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0, e1);
+      r11[s] = combine(r11[s], e2);
+    }
+  }
+  });
+  (void)r11;
   double r12[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r12[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -440,58 +455,40 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
     const std::int64_t j = a.neighbors[k];
     (void)j;
     if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (4 * ds + d) * xs + s0 : a.exportsPrev + (4 * ds + j) * xs + s0;
-    const double q1 = a.lengths ? a.lengths[k] : 0.0;
-    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double e0 = q0[s];
-      const double e1 = q1;
-      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0, e1);
-      r12[s] = combine(r12[s], e2);
-    }
-  }
-  });
-  (void)r12;
-  double r13[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r13[s] = init; }
-  kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
-  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
-    const std::int64_t j = a.neighbors[k];
-    (void)j;
-    if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (4 * ds + d) * xs + s0 : a.exportsPrev + (4 * ds + j) * xs + s0;
+    const double* q0 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
     const double q1 = a.lengths ? a.lengths[k] : 0.0;
     const double* q5 = j == d ? a.exportsNow + (3 * ds + d) * xs + s0 : a.exportsPrev + (3 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = q1;
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0, e1);
-      const double e3 = r12[s];
+      const double e3 = r11[s];
       const double e4 = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, e2, e3);
       const double e5 = q5[s];
-      const double e6 = c[71];
+      const double e6 = c[68];
       const double e7 = e4 == 1.0 ? e5 : e6;
-      r13[s] = combine(r13[s], e7);
+      r12[s] = combine(r12[s], e7);
     }
   }
   });
+  (void)r12;
+  double r13[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r13[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r11[s], c[40]);
   (void)r13;
   double r14[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r14[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r12[s], c[43]);
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    const double x = r12[s], y = r0[s];
+    r14[s] = r13[s] == 1.0 ? x : y;
+  }
   (void)r14;
   double r15[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r13[s], y = r0[s];
-    r15[s] = r14[s] == 1.0 ? x : y;
+    const double x = r0[s], y = r14[s];
+    r15[s] = r7[s] == 1.0 ? x : y;
   }
   (void)r15;
-  double r16[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r0[s], y = r15[s];
-    r16[s] = r7[s] == 1.0 ? x : y;
-  }
-  (void)r16;
-  { double* to = a.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r16[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r16[s]; }
+  { double* to = a.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r15[s]; }
+  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r15[s]; }
 }
 
 void round_election(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -837,7 +834,7 @@ void round_nearest_source(const kfield::CompiledRoundArgs& a, std::int64_t first
   }
 }
 
-// collect-weighted: 16 operations, 42 entry operations.
+// collect-weighted: 15 operations, 42 entry operations.
 template <int W>
 void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
@@ -874,55 +871,54 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
   { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r2[s]; }
   const double* r4 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
   (void)r4;
-  const double* r5 = a.exportsPrev + (1 * ds + d) * xs + s0;
+  const double* r5 = a.exportsPrev + (0 * ds + d) * xs + s0;
   (void)r5;
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r2[s]; }
+  double r6[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r2[s], c[19]);
+  (void)r6;
   double r7[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r2[s], c[22]);
-  (void)r7;
-  double r8[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = init; }
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
   for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
     const std::int64_t j = a.neighbors[k];
     (void)j;
     const double q1 = a.lengths ? a.lengths[k] : 0.0;
-    const double* q5 = j == d ? r5 : a.exportsPrev + (1 * ds + j) * xs + s0;
+    const double* q5 = j == d ? r5 : a.exportsPrev + (0 * ds + j) * xs + s0;
     double* keep = a.exportsNow + (a.edgeRow + 0 * a.entries + k) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double e0 = c[51];
+      const double e0 = c[48];
       const double e1 = q1;
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Sub, e0, e1);
-      const double e3 = c[54];
+      const double e3 = c[51];
       const double e4 = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, e2, e3);
       const double e5 = q5[s];
-      const double e6 = c[57];
+      const double e6 = c[54];
       const double e7 = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, e5, e6);
-      const double e8 = r7[s];
+      const double e8 = r6[s];
       const double e9 = kfield::impl::entryOperation(kfield::impl::EntryCode::And, e7, e8);
       const double e10 = r2[s];
       const double e11 = kfield::impl::entryOperation(kfield::impl::EntryCode::Sub, e10, e5);
-      const double e12 = c[63];
+      const double e12 = c[60];
       const double e13 = e9 == 1.0 ? e11 : e12;
       const double e14 = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, e4, e13);
-      const double e15 = c[66];
+      const double e15 = c[63];
       const double e16 = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, e14, e15);
       keep[s] = e16;
-      r8[s] = combine(r8[s], e16);
+      r7[s] = combine(r7[s], e16);
     }
   }
   });
+  (void)r7;
+  double r8[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r7[s], c[25]);
   (void)r8;
   double r9[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r9[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r8[s], c[28]);
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    const double x = c[28], y = r7[s];
+    r9[s] = r8[s] == 1.0 ? x : y;
+  }
   (void)r9;
   double r10[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[31], y = r8[s];
-    r10[s] = r9[s] == 1.0 ? x : y;
-  }
-  (void)r10;
-  double r11[W];
   {
   std::int64_t self = a.offsets[d];
   while (self < a.offsets[d + 1] && a.neighbors[self] != d) ++self;
@@ -932,47 +928,47 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
     const double* kept = a.exportsNow + (a.edgeRow + 0 * a.entries + k) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e16 = kept[s];
-      const double e17 = r10[s];
+      const double e17 = r9[s];
       const double e18 = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, e16, e17);
-      r11[s] = e18;
+      r10[s] = e18;
     }
   }
-  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r11[s]; }
+  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r10[s]; }
   for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
     const std::int64_t j = a.neighbors[k];
     double* to = a.exportsNow + (a.edgeRow + 0 * a.entries + k) * xs + s0;
-    if (j == d) { KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r11[s]; continue; }
+    if (j == d) { KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r10[s]; continue; }
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e16 = to[s];
-      const double e17 = r10[s];
+      const double e17 = r9[s];
       const double e18 = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, e16, e17);
       to[s] = e18;
     }
   }
   }
-  double r12[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r12[s] = init; }
+  double r11[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r11[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
   for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
     const std::int64_t j = a.neighbors[k];
     (void)j;
     if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (3 * ds + d) * xs + s0 : a.exportsPrev + (3 * ds + j) * xs + s0;
+    const double* q0 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
     const double* q1 = j == d ? static_cast<const double*>(nullptr) : a.exportsPrev + (a.edgeRow + 0 * a.entries + a.reverse[k]) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = q1[s];
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, e0, e1);
-      r12[s] = combine(r12[s], e2);
+      r11[s] = combine(r11[s], e2);
     }
   }
   });
+  (void)r11;
+  double r12[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r12[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r4[s], r11[s]);
   (void)r12;
-  double r13[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r13[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r4[s], r12[s]);
-  (void)r13;
-  { double* to = a.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r13[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r13[s]; }
+  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r12[s]; }
+  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r12[s]; }
 }
 
 void round_collect_weighted(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -987,7 +983,7 @@ void round_collect_weighted(const kfield::CompiledRoundArgs& a, std::int64_t fir
   }
 }
 
-// collect-multipath: 14 operations, 13 entry operations.
+// collect-multipath: 13 operations, 13 entry operations.
 template <int W>
 void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
@@ -1024,7 +1020,26 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
   { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
   const double* r5 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
   (void)r5;
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
+  double r6[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = init; }
+  kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
+  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
+    const std::int64_t j = a.neighbors[k];
+    (void)j;
+    if (j == d) continue;
+    const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
+    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+      const double e0 = q0[s];
+      const double e1 = r3[s];
+      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, e0, e1);
+      const double e3 = c[43];
+      const double e4 = c[44];
+      const double e5 = e2 == 1.0 ? e3 : e4;
+      r6[s] = combine(r6[s], e5);
+    }
+  }
+  });
+  (void)r6;
   double r7[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
@@ -1032,13 +1047,14 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
     const std::int64_t j = a.neighbors[k];
     (void)j;
     if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
+    const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
+    const double* q3 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = r3[s];
-      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, e0, e1);
-      const double e3 = c[46];
-      const double e4 = c[47];
+      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Greater, e0, e1);
+      const double e3 = q3[s];
+      const double e4 = c[50];
       const double e5 = e2 == 1.0 ? e3 : e4;
       r7[s] = combine(r7[s], e5);
     }
@@ -1046,37 +1062,16 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
   });
   (void)r7;
   double r8[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = init; }
-  kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
-  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
-    const std::int64_t j = a.neighbors[k];
-    (void)j;
-    if (j == d) continue;
-    const double* q0 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
-    const double* q3 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
-    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double e0 = q0[s];
-      const double e1 = r3[s];
-      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Greater, e0, e1);
-      const double e3 = q3[s];
-      const double e4 = c[53];
-      const double e5 = e2 == 1.0 ? e3 : e4;
-      r8[s] = combine(r8[s], e5);
-    }
-  }
-  });
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r5[s], r7[s]);
   (void)r8;
   double r9[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r9[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r5[s], r8[s]);
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r9[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, r6[s], c[28]);
   (void)r9;
   double r10[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, r7[s], c[31]);
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, r8[s], r9[s]);
   (void)r10;
-  double r11[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r11[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, r9[s], r10[s]);
-  (void)r11;
-  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r11[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r9[s]; }
+  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r10[s]; }
+  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r8[s]; }
 }
 
 void round_collect_multipath(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -1205,11 +1200,11 @@ std::vector<kfield::CompiledRoundEntry> libraryCompiledRounds() {
        "hop-gradient", &round_hop_gradient},
       {"kfield-round-1;slots 3;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,2,0,-1,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0",
        "distance-gradient", &round_distance_gradient},
-      {"kfield-round-1;slots 5;sensors 2;exports 3;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,1,3,3,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,6,8,-1,0,-1,-1,0,-1;18,4,3,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,3,4,2,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,0,1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,4,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,4,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0",
+      {"kfield-round-1;slots 5;sensors 2;exports 2;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,1,3,3,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,6,8,-1,0,-1,-1,0,-1;18,4,3,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,3,4,2,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,0,1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,4,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,4,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0",
        "broadcast", &round_broadcast},
-      {"kfield-round-1;slots 5;sensors 2;exports 5;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,3,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,2,0,-1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,1,1,1,-1,0,-1,-1,0,-1;1,0,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,0,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;32,0,-1,-1,-1,-1,-1,-1,0,0,1,2,6,-1,0,-1,-1,0,-1;22,4,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;22,2,3,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;25,3,4,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,2,3,-1,0,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;1,3,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,2,1,8,6,-1,0,-1,-1,0,-1;11,3,1,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,4,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;11,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;11,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,4,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0",
+      {"kfield-round-1;slots 5;sensors 2;exports 4;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,3,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,2,0,-1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,1,1,1,-1,0,-1,-1,0,-1;1,0,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,0,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,0,-1,-1,-1,-1,-1,-1,0,0,1,2,6,-1,0,-1,-1,0,-1;22,4,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;22,2,3,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;25,3,4,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,2,3,-1,0,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;1,3,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,2,1,8,6,-1,0,-1,-1,0,-1;11,3,1,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;11,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;11,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0",
        "collect-sum", &round_collect_sum},
-      {"kfield-round-1;slots 5;sensors 0;exports 5;edges 0;states 0;output 1;ops;1,0,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,0,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,0,0,1,-1,0,-1,-1,0,-1;15,2,0,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,0,1,1,-1,0,-1,-1,0,-1;15,3,2,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;22,1,3,0,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,1,2,3,-1,0,-1,-1,0,-1;26,2,1,-1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,4,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,5,3,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,1,8,8,-1,0,-1,-1,0,-1;18,4,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,2,4,3,0,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,1,0,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,4,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,4,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,4,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,4,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,2,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0",
+      {"kfield-round-1;slots 5;sensors 0;exports 4;edges 0;states 0;output 1;ops;1,0,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,0,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,0,0,1,-1,0,-1,-1,0,-1;15,2,0,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,0,1,1,-1,0,-1,-1,0,-1;15,3,2,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;22,1,3,0,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,1,2,3,-1,0,-1,-1,0,-1;26,2,1,-1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,5,3,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,1,8,8,-1,0,-1,-1,0,-1;18,4,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,2,4,3,0,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,1,0,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,4,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,4,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,2,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0",
        "election", &round_election},
       {"kfield-round-1;slots 3;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;30,1,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,1,0,0,1,-1,0,-1,-1,0,-1;16,1,0,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,1,0",
        "gossip-max", &round_gossip_max},
@@ -1221,9 +1216,9 @@ std::vector<kfield::CompiledRoundEntry> libraryCompiledRounds() {
        "learned-consensus", &round_learned_consensus},
       {"kfield-round-1;slots 6;sensors 2;exports 2;edges 0;states 0;output 2;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,3,3,0,2,-1,-1,0,-1;44,3,-1,-1,-1,-1,-1,-1,0,0,1,14,1,1,0,-1,-1,0,-1;18,4,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,5,4,3,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,3,4,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,0,1,5,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,5,0,-1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,5,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,4,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,5,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,4,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,2,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0",
        "nearest-source", &round_nearest_source},
-      {"kfield-round-1;slots 7;sensors 2;exports 4;edges 1;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,2,0,-1,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;30,0,2,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;18,3,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,4,-1,-1,-1,-1,-1,-1,0,2,0,3,17,-1,0,-1,0,0,-1;22,5,4,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,6,5,-1,4,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;45,-1,-1,-1,-1,-1,-1,2,0,0,0,20,19,-1,0,0,-1,17,-1;32,6,-1,-1,-1,-1,-1,-1,0,2,1,39,3,-1,0,-1,-1,0,-1;11,3,1,6,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;5,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;9,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,0,0;3,-1,-1,-1,-1,0,-1,-1,0;10,5,6,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;17,7,8,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,2,0;5,10,5,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,9,11,12,-1,0,-1,-1,0;6,4,13,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;9,14,15,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;5,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;9,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,0,0;3,-1,-1,-1,-1,0,-1,-1,0;10,5,6,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;17,7,8,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,2,0;5,10,5,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,9,11,12,-1,0,-1,-1,0;6,4,13,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;9,14,15,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,6,0;7,16,17,-1,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;30,-1,-1,-1,2,0,0,-1,0;6,0,1,-1,-1,0,-1,-1,0",
+      {"kfield-round-1;slots 7;sensors 2;exports 3;edges 1;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,2,0,-1,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;30,0,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;18,3,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,4,-1,-1,-1,-1,-1,-1,0,2,0,3,17,-1,0,-1,0,0,-1;22,5,4,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,6,5,-1,4,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;45,-1,-1,-1,-1,-1,-1,1,0,0,0,20,19,-1,0,0,-1,17,-1;32,6,-1,-1,-1,-1,-1,-1,0,2,1,39,3,-1,0,-1,-1,0,-1;11,3,1,6,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;5,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;9,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,0,0;3,-1,-1,-1,-1,0,-1,-1,0;10,5,6,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;17,7,8,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,2,0;5,10,5,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,9,11,12,-1,0,-1,-1,0;6,4,13,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;9,14,15,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;5,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;9,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,0,0;3,-1,-1,-1,-1,0,-1,-1,0;10,5,6,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;17,7,8,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,2,0;5,10,5,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,9,11,12,-1,0,-1,-1,0;6,4,13,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;9,14,15,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,6,0;7,16,17,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;30,-1,-1,-1,1,0,0,-1,0;6,0,1,-1,-1,0,-1,-1,0",
        "collect-weighted", &round_collect_weighted},
-      {"kfield-round-1;slots 4;sensors 2;exports 3;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,2,1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,1,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,2,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,0,-1,-1,-1,-1,-1,-1,0,2,1,1,6,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,2,1,7,6,-1,0,-1,-1,0,-1;11,1,2,3,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;16,3,0,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;14,0,1,3,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,0,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,1,0;10,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,1,0;14,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0",
+      {"kfield-round-1;slots 4;sensors 2;exports 2;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,2,1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,1,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,2,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,0,-1,-1,-1,-1,-1,-1,0,2,1,1,6,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,2,1,7,6,-1,0,-1,-1,0,-1;11,1,2,3,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;16,3,0,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;14,0,1,3,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,0,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,1,0;10,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,1,0;14,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0",
        "collect-multipath", &round_collect_multipath},
       {"kfield-round-1;slots 5;sensors 1;exports 2;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,9,9,0,2,-1,-1,0,-1;44,2,-1,-1,-1,-1,-1,-1,0,0,1,31,3,1,0,-1,-1,0,-1;18,3,1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,3,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,2,3,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,3,0,-1,4,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,4,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,4,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;31,-1,-1,-1,-1,0,-1,-1,0;4,3,4,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;6,5,6,-1,-1,0,-1,-1,0;9,2,7,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;31,-1,-1,-1,-1,0,-1,-1,0;4,3,4,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;6,5,6,-1,-1,0,-1,-1,0;9,2,7,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;31,-1,-1,-1,-1,0,-1,-1,0;4,3,4,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;6,5,6,-1,-1,0,-1,-1,0;9,2,7,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,1,0;11,8,9,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,10,5,11,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;31,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0",
        "bis-gradient", &round_bis_gradient},
