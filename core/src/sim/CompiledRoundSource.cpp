@@ -91,7 +91,8 @@ class RoundWriter {
        << "  const std::int64_t n = W == 1 ? 1 : m;\n"
        << "  const std::int64_t ds = a.devices, xs = a.exportStride;\n"
        << "  const double* c = a.constants;\n"
-       << "  (void)n, (void)ds, (void)xs, (void)c, (void)s0;\n";
+       << "  const bool stream = ds * xs >= kStreamedPlane;\n"
+       << "  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;\n";
     for (std::size_t i = 0; i < p_.ops.size(); ++i) op(i);
     o_ << "}\n\n"
        << "void " << function
@@ -103,7 +104,7 @@ class RoundWriter {
        << "  for (std::int64_t d = first; d < end; ++d) {\n"
        << "    for (std::int64_t s0 = 0; s0 < a.live; s0 += 64) {\n"
        << "      " << function << "_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);\n"
-       << "    }\n  }\n}\n\n";
+       << "    }\n  }\n  streamFence();\n}\n\n";
   }
 
  private:
@@ -135,6 +136,20 @@ class RoundWriter {
     return base + " + (" + plane + " * ds + " + who + ") * " + stride + " + s0";
   }
   std::string value(std::size_t i) { return "r" + std::to_string(i); }
+  // Does an operation after export i read the device's own entry of its plane this round (a
+  // neighbor field's own value from the export, not a slot)? Then the row stays in cache.
+  bool readsOwnExportAfter(std::size_t i) const {
+    const std::int32_t plane = p_.ops[i].plane;
+    for (std::size_t k = i + 1; k < p_.ops.size(); ++k) {
+      const Op& op = p_.ops[k];
+      if (op.code != OpCode::Fold && op.code != OpCode::ExchangeSend) continue;
+      for (std::int32_t e = 0; e < op.entryCount; ++e) {
+        const EntryOp& x = p_.entries[static_cast<std::size_t>(op.entryBegin + e)];
+        if (x.code == EntryCode::Neighbor && x.plane == plane && x.slot < 0) return true;
+      }
+    }
+    return false;
+  }
   void array(std::size_t i) { o_ << "  double " << value(i) << "[W];\n"; }
 
   void op(std::size_t i) {
@@ -164,17 +179,17 @@ class RoundWriter {
         o_ << "  const double* " << out << " = " << row("a.exportsPrev", plane, "d", "xs") << ";\n";
         break;
       case OpCode::RememberWrite:
-        o_ << "  { double* to = " << row("a.states", plane, "d", "a.stateStride") << "; " << kLoop
-           << " to[s] = " << operand(i, 0) << "; }\n";
+        o_ << "  storeRow<W>(" << row("a.states", plane, "d", "a.stateStride") << ", n, stream, "
+           << "[&](std::int64_t s) { return " << operand(i, 0) << "; });\n";
         return;
-      case OpCode::Export:
-        o_ << "  { double* to = " << row("a.exportsNow", plane, "d", "xs") << "; " << kLoop
-           << " to[s] = " << operand(i, 0) << "; }\n";
+      case OpCode::Export:  // streamed unless this round reads the device's own entry back
+        o_ << "  storeRow<W>(" << row("a.exportsNow", plane, "d", "xs") << ", n, "
+           << (readsOwnExportAfter(i) ? "false" : "stream") << ", [&](std::int64_t s) { return "
+           << operand(i, 0) << "; });\n";
         return;
       case OpCode::Output:
-        o_ << "  if (a.writeOutput) { double* to = "
-           << row("a.output", plane, "d", "a.outputStride") << "; " << kLoop
-           << " to[s] = " << operand(i, 0) << "; }\n";
+        o_ << "  if (a.writeOutput) storeRow<W>(" << row("a.output", plane, "d", "a.outputStride")
+           << ", n, stream, [&](std::int64_t s) { return " << operand(i, 0) << "; });\n";
         return;
       case OpCode::Mux:
         array(i);
@@ -379,16 +394,18 @@ class RoundWriter {
     o_ << "    " << kLoop << " {\n";
     const std::string last = registers(i, "", start, "kept");
     o_ << "      " << own << "[s] = " << last << ";\n    }\n  }\n"
-       << "  { double* to = " << row("a.exportsNow", std::to_string(op.plane), "d", "xs") << "; "
-       << kLoop << " to[s] = " << own << "[s]; }\n"
+       << "  storeRow<W>(" << row("a.exportsNow", std::to_string(op.plane), "d", "xs")
+       << ", n, stream, [&](std::int64_t s) { return " << own << "[s]; });\n"
        << "  for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {\n"
        << "    const std::int64_t j = a.neighbors[k];\n"
        << "    double* to = " << edgeRow(op.edge) << ";\n"
-       << "    if (j == d) { " << kLoop << " to[s] = " << own << "[s]; continue; }\n";
+       << "    if (j == d) { storeRow<W>(to, n, stream, [&](std::int64_t s) { return " << own
+       << "[s]; }); continue; }\n";
     leaves(i, "", "false", start);
-    o_ << "    " << kLoop << " {\n";
+    o_ << "    double sent[W];\n    " << kLoop << " {\n";
     const std::string sent = registers(i, "", start, "to");
-    o_ << "      to[s] = " << sent << ";\n    }\n  }\n  }\n";
+    o_ << "      sent[s] = " << sent << ";\n    }\n"
+       << "    storeRow<W>(to, n, stream, [&](std::int64_t s) { return sent[s]; });\n  }\n  }\n";
   }
 };
 
@@ -407,6 +424,41 @@ std::string functionName(const std::string& program, std::set<std::string>& take
   for (int k = 2; !taken.insert(unique).second; ++k) unique = name + "_" + std::to_string(k);
   return unique;
 }
+
+// Rows written for the next round (exports, states, an exchange's edges, the output) where a
+// plane is too large to stay in cache (64 MiB): a whole block of 64 samples, aligned, goes to
+// memory with streaming stores, which do not read the lines first; other rows are stored
+// plainly. The same values either way, and a fence at the end of a chunk orders them before
+// the round ends.
+constexpr const char* kStoreRow =
+    R"(constexpr std::int64_t kStreamedPlane = std::int64_t(1) << 23;  // doubles
+
+template <int W, class F>
+inline void storeRow(double* to, std::int64_t n, bool stream, const F& f) {
+#if defined(__AVX__)
+  if (W == 64 && stream && n == 64 && (reinterpret_cast<std::uintptr_t>(to) & 31) == 0) {
+    for (std::int64_t s = 0; s < 64; s += 4) {
+      _mm256_stream_pd(to + s, _mm256_set_pd(f(s + 3), f(s + 2), f(s + 1), f(s)));
+    }
+    return;
+  }
+#elif defined(__SSE2__)
+  if (W == 64 && stream && n == 64 && (reinterpret_cast<std::uintptr_t>(to) & 15) == 0) {
+    for (std::int64_t s = 0; s < 64; s += 2) _mm_stream_pd(to + s, _mm_set_pd(f(s + 1), f(s)));
+    return;
+  }
+#endif
+  (void)stream;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = f(s);
+}
+
+inline void streamFence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+)";
 
 // A C++ string literal of s.
 std::string literal(const std::string& s) {
@@ -437,8 +489,10 @@ std::string compiledRoundsSource(const std::vector<TracedProgram>& programs,
     << "#include \"kfield/impl/IntegerMath.hpp\"\n"
     << "#include \"kfield/sim/CompiledRound.hpp\"\n"
     << "#include \"kfield/sim/impl/Operations.hpp\"\n\n"
-    << "#include <cstdint>\n#include <vector>\n\n"
-    << "namespace {\n\n";
+    << "#include <cstdint>\n#include <vector>\n"
+    << "#if defined(__SSE2__)\n#include <immintrin.h>\n#endif\n\n"
+    << "namespace {\n\n"
+    << kStoreRow;
   std::set<std::string> taken;
   std::vector<std::string> names;
   std::set<std::string> keys;

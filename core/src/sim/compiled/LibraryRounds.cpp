@@ -6,8 +6,38 @@
 
 #include <cstdint>
 #include <vector>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace {
+
+constexpr std::int64_t kStreamedPlane = std::int64_t(1) << 23;  // doubles
+
+template <int W, class F>
+inline void storeRow(double* to, std::int64_t n, bool stream, const F& f) {
+#if defined(__AVX__)
+  if (W == 64 && stream && n == 64 && (reinterpret_cast<std::uintptr_t>(to) & 31) == 0) {
+    for (std::int64_t s = 0; s < 64; s += 4) {
+      _mm256_stream_pd(to + s, _mm256_set_pd(f(s + 3), f(s + 2), f(s + 1), f(s)));
+    }
+    return;
+  }
+#elif defined(__SSE2__)
+  if (W == 64 && stream && n == 64 && (reinterpret_cast<std::uintptr_t>(to) & 15) == 0) {
+    for (std::int64_t s = 0; s < 64; s += 2) _mm_stream_pd(to + s, _mm_set_pd(f(s + 1), f(s)));
+    return;
+  }
+#endif
+  (void)stream;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = f(s);
+}
+
+inline void streamFence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
 
 // hop-gradient: 6 operations, 1 entry operations.
 template <int W>
@@ -16,7 +46,8 @@ void round_hop_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   double r1[W];
@@ -43,8 +74,8 @@ void round_hop_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
     r3[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r3;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
 }
 
 void round_hop_gradient(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -57,6 +88,7 @@ void round_hop_gradient(const kfield::CompiledRoundArgs& a, std::int64_t first, 
       round_hop_gradient_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // distance-gradient: 5 operations, 3 entry operations.
@@ -66,7 +98,8 @@ void round_distance_gradient_block(const kfield::CompiledRoundArgs& a, std::int6
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   double r1[W];
@@ -93,8 +126,8 @@ void round_distance_gradient_block(const kfield::CompiledRoundArgs& a, std::int6
     r2[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r2;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r2[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r2[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r2[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r2[s]; });
 }
 
 void round_distance_gradient(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -107,6 +140,7 @@ void round_distance_gradient(const kfield::CompiledRoundArgs& a, std::int64_t fi
       round_distance_gradient_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // broadcast: 12 operations, 14 entry operations.
@@ -116,7 +150,8 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   const double* r1 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
@@ -145,7 +180,7 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
     r3[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r3;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r3[s]; });
   double r5[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r5[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -203,8 +238,8 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
     r9[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r9;
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r9[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r9[s]; }
+  storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r9[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r9[s]; });
 }
 
 void round_broadcast(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -217,6 +252,7 @@ void round_broadcast(const kfield::CompiledRoundArgs& a, std::int64_t first, std
       round_broadcast_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // collect-sum: 20 operations, 14 entry operations.
@@ -226,7 +262,8 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   const double* r1 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
@@ -255,7 +292,7 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
     r4[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r4;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r4[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r4[s]; });
   double r6[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -274,7 +311,7 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
   double r7[W];
   { const double v = a.ids ? double(a.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = v; }
   (void)r7;
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r7[s]; }
+  storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r7[s]; });
   double r9[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r9[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -314,7 +351,7 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
   double r14[W];
   { const double v = a.ids ? double(a.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r14[s] = v; }
   (void)r14;
-  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r13[s]; }
+  storeRow<W>(a.exportsNow + (2 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r13[s]; });
   double r16[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r16[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
@@ -339,8 +376,8 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
   double r17[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r17[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], r16[s]);
   (void)r17;
-  { double* to = a.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r17[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r17[s]; }
+  storeRow<W>(a.exportsNow + (3 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r17[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r17[s]; });
 }
 
 void round_collect_sum(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -353,6 +390,7 @@ void round_collect_sum(const kfield::CompiledRoundArgs& a, std::int64_t first, s
       round_collect_sum_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // election: 18 operations, 16 entry operations.
@@ -362,11 +400,12 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   double r0[W];
   { const double v = a.ids ? double(a.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r0[s] = v; }
   (void)r0;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r0[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r0[s]; });
   double r2[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r2[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -384,7 +423,7 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
   double r3[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, r0[s], r2[s]);
   (void)r3;
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
+  storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r3[s]; });
   double r5[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r5[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -429,7 +468,7 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
     r9[s] = r7[s] == 1.0 ? x : y;
   }
   (void)r9;
-  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r9[s]; }
+  storeRow<W>(a.exportsNow + (2 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r9[s]; });
   double r11[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r11[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -487,8 +526,8 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
     r15[s] = r7[s] == 1.0 ? x : y;
   }
   (void)r15;
-  { double* to = a.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r15[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r15[s]; }
+  storeRow<W>(a.exportsNow + (3 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r15[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r15[s]; });
 }
 
 void round_election(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -501,6 +540,7 @@ void round_election(const kfield::CompiledRoundArgs& a, std::int64_t first, std:
       round_election_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // gossip-max: 6 operations, 1 entry operations.
@@ -510,7 +550,8 @@ void round_gossip_max_block(const kfield::CompiledRoundArgs& a, std::int64_t d, 
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   const double* r1 = a.exportsPrev + (0 * ds + d) * xs + s0;
@@ -532,8 +573,8 @@ void round_gossip_max_block(const kfield::CompiledRoundArgs& a, std::int64_t d, 
   double r3[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, r0[s], r2[s]);
   (void)r3;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
 }
 
 void round_gossip_max(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -546,6 +587,7 @@ void round_gossip_max(const kfield::CompiledRoundArgs& a, std::int64_t first, st
       round_gossip_max_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // consensus: 8 operations, 4 entry operations.
@@ -555,7 +597,8 @@ void round_consensus_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   const double* r1 = a.exportsPrev + (0 * ds + d) * xs + s0;
@@ -598,8 +641,8 @@ void round_consensus_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
   double r5[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r2[s], r4[s]);
   (void)r5;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r5[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r5[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r5[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r5[s]; });
 }
 
 void round_consensus(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -612,6 +655,7 @@ void round_consensus(const kfield::CompiledRoundArgs& a, std::int64_t first, std
       round_consensus_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // scaled-distance: 6 operations, 5 entry operations.
@@ -621,7 +665,8 @@ void round_scaled_distance_block(const kfield::CompiledRoundArgs& a, std::int64_
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   double r1[W];
@@ -653,8 +698,8 @@ void round_scaled_distance_block(const kfield::CompiledRoundArgs& a, std::int64_
     r3[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r3;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
 }
 
 void round_scaled_distance(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -667,6 +712,7 @@ void round_scaled_distance(const kfield::CompiledRoundArgs& a, std::int64_t firs
       round_scaled_distance_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // learned-consensus: 9 operations, 4 entry operations.
@@ -676,7 +722,8 @@ void round_learned_consensus_block(const kfield::CompiledRoundArgs& a, std::int6
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   double r1[W];
@@ -722,8 +769,8 @@ void round_learned_consensus_block(const kfield::CompiledRoundArgs& a, std::int6
   double r6[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r3[s], r5[s]);
   (void)r6;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r6[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r6[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r6[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r6[s]; });
 }
 
 void round_learned_consensus(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -736,6 +783,7 @@ void round_learned_consensus(const kfield::CompiledRoundArgs& a, std::int64_t fi
       round_learned_consensus_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // nearest-source: 13 operations, 15 entry operations.
@@ -745,7 +793,8 @@ void round_nearest_source_block(const kfield::CompiledRoundArgs& a, std::int64_t
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   const double* r1 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
@@ -816,10 +865,10 @@ void round_nearest_source_block(const kfield::CompiledRoundArgs& a, std::int64_t
     r8[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r8;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r8[s]; }
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r7[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r8[s]; }
-  if (a.writeOutput) { double* to = a.output + (1 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r7[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r8[s]; });
+  storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r7[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r8[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (1 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r7[s]; });
 }
 
 void round_nearest_source(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -832,6 +881,7 @@ void round_nearest_source(const kfield::CompiledRoundArgs& a, std::int64_t first
       round_nearest_source_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // collect-weighted: 15 operations, 42 entry operations.
@@ -841,7 +891,8 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   double r1[W];
@@ -868,7 +919,7 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
     r2[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r2;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r2[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r2[s]; });
   const double* r4 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
   (void)r4;
   const double* r5 = a.exportsPrev + (0 * ds + d) * xs + s0;
@@ -933,17 +984,19 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
       r10[s] = e18;
     }
   }
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r10[s]; }
+  storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r10[s]; });
   for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
     const std::int64_t j = a.neighbors[k];
     double* to = a.exportsNow + (a.edgeRow + 0 * a.entries + k) * xs + s0;
-    if (j == d) { KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r10[s]; continue; }
+    if (j == d) { storeRow<W>(to, n, stream, [&](std::int64_t s) { return r10[s]; }); continue; }
+    double sent[W];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e16 = to[s];
       const double e17 = r9[s];
       const double e18 = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, e16, e17);
-      to[s] = e18;
+      sent[s] = e18;
     }
+    storeRow<W>(to, n, stream, [&](std::int64_t s) { return sent[s]; });
   }
   }
   double r11[W];
@@ -967,8 +1020,8 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
   double r12[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r12[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r4[s], r11[s]);
   (void)r12;
-  { double* to = a.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r12[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r12[s]; }
+  storeRow<W>(a.exportsNow + (2 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r12[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r12[s]; });
 }
 
 void round_collect_weighted(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -981,6 +1034,7 @@ void round_collect_weighted(const kfield::CompiledRoundArgs& a, std::int64_t fir
       round_collect_weighted_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // collect-multipath: 13 operations, 13 entry operations.
@@ -990,7 +1044,8 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   double r1[W];
@@ -1017,7 +1072,7 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
     r3[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r3;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r3[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r3[s]; });
   const double* r5 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
   (void)r5;
   double r6[W];
@@ -1070,8 +1125,8 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
   double r10[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, r8[s], r9[s]);
   (void)r10;
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r10[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r8[s]; }
+  storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r10[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r8[s]; });
 }
 
 void round_collect_multipath(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -1084,6 +1139,7 @@ void round_collect_multipath(const kfield::CompiledRoundArgs& a, std::int64_t fi
       round_collect_multipath_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 // bis-gradient: 11 operations, 34 entry operations.
@@ -1093,7 +1149,8 @@ void round_bis_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = a.devices, xs = a.exportStride;
   const double* c = a.constants;
-  (void)n, (void)ds, (void)xs, (void)c, (void)s0;
+  const bool stream = ds * xs >= kStreamedPlane;
+  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;
   const double* r0 = a.sensors + (0 * ds + d) * a.sensorStride + s0;
   (void)r0;
   const double init1 = kfield::impl::initialOf(kfield::impl::FoldCode::Min);
@@ -1173,9 +1230,9 @@ void round_bis_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
     r7[s] = r0[s] == 1.0 ? x : y;
   }
   (void)r7;
-  { double* to = a.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r7[s]; }
-  { double* to = a.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r6[s]; }
-  if (a.writeOutput) { double* to = a.output + (0 * ds + d) * a.outputStride + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) to[s] = r7[s]; }
+  storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r7[s]; });
+  storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r6[s]; });
+  if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r7[s]; });
 }
 
 void round_bis_gradient(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {
@@ -1188,6 +1245,7 @@ void round_bis_gradient(const kfield::CompiledRoundArgs& a, std::int64_t first, 
       round_bis_gradient_block<64>(a, d, s0, a.live - s0 < 64 ? a.live - s0 : 64);
     }
   }
+  streamFence();
 }
 
 }  // namespace
