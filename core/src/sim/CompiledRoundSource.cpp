@@ -270,6 +270,10 @@ class RoundWriter {
         case EntryCode::Lag:  // synchronous rounds: a neighbor sent one round ago
           o_ << "    const double " << q << " = " << choose(self, "0.0", "1.0") << ";\n";
           break;
+        case EntryCode::Constant:  // read here: a row the loop writes might alias the table
+          o_ << "    const double " << q << " = "
+             << constant(3 * p_.ops.size() + static_cast<std::size_t>(op.entryBegin + r)) << ";\n";
+          break;
         default: break;
       }
     }
@@ -302,9 +306,9 @@ class RoundWriter {
         case EntryCode::Neighbor:
         case EntryCode::Received: o_ << q << "[s]"; break;
         case EntryCode::EdgeLength:
-        case EntryCode::Lag: o_ << q; break;
+        case EntryCode::Lag:
+        case EntryCode::Constant: o_ << q; break;
         case EntryCode::Local: o_ << slotValue(x.slot); break;
-        case EntryCode::Constant: o_ << constant(3 * p_.ops.size() + index); break;
         case EntryCode::Mux: o_ << reg(x.a) << " == 1.0 ? " << reg(x.b) << " : " << reg(x.c); break;
         default:
           o_ << "kfield::impl::entryOperation(kfield::impl::EntryCode::" << entryCodeName(x.code)

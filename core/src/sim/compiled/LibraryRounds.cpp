@@ -209,6 +209,7 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
     const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
     const double q1 = a.lengths ? a.lengths[k] : 0.0;
     const double* q5 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
+    const double q6 = c[48];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = q1;
@@ -216,7 +217,7 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
       const double e3 = r5[s];
       const double e4 = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, e2, e3);
       const double e5 = q5[s];
-      const double e6 = c[48];
+      const double e6 = q6;
       const double e7 = e4 == 1.0 ? e5 : e6;
       r6[s] = combine(r6[s], e7);
     }
@@ -321,12 +322,13 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
     if (j == d) continue;
     const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
     const double* q3 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
+    const double q4 = c[66];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = r6[s];
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, e0, e1);
       const double e3 = q3[s];
-      const double e4 = c[66];
+      const double e4 = q4;
       const double e5 = e2 == 1.0 ? e3 : e4;
       r9[s] = combine(r9[s], e5);
     }
@@ -361,12 +363,13 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
     if (j == d) continue;
     const double* q0 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
     const double* q3 = j == d ? a.exportsNow + (3 * ds + d) * xs + s0 : a.exportsPrev + (3 * ds + j) * xs + s0;
+    const double q4 = c[72];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = r14[s];
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, e0, e1);
       const double e3 = q3[s];
-      const double e4 = c[72];
+      const double e4 = q4;
       const double e5 = e2 == 1.0 ? e3 : e4;
       r16[s] = combine(r16[s], e5);
     }
@@ -497,6 +500,7 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
     const double* q0 = j == d ? a.exportsNow + (2 * ds + d) * xs + s0 : a.exportsPrev + (2 * ds + j) * xs + s0;
     const double q1 = a.lengths ? a.lengths[k] : 0.0;
     const double* q5 = j == d ? a.exportsNow + (3 * ds + d) * xs + s0 : a.exportsPrev + (3 * ds + j) * xs + s0;
+    const double q6 = c[68];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = q1;
@@ -504,7 +508,7 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
       const double e3 = r11[s];
       const double e4 = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, e2, e3);
       const double e5 = q5[s];
-      const double e6 = c[68];
+      const double e6 = q6;
       const double e7 = e4 == 1.0 ? e5 : e6;
       r12[s] = combine(r12[s], e7);
     }
@@ -933,26 +937,31 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
   for (std::int64_t k = a.offsets[d]; k < a.offsets[d + 1]; ++k) {
     const std::int64_t j = a.neighbors[k];
     (void)j;
+    const double q0 = c[48];
     const double q1 = a.lengths ? a.lengths[k] : 0.0;
+    const double q3 = c[51];
     const double* q5 = j == d ? r5 : a.exportsPrev + (0 * ds + j) * xs + s0;
+    const double q6 = c[54];
+    const double q12 = c[60];
+    const double q15 = c[63];
     double* keep = a.exportsNow + (a.edgeRow + 0 * a.entries + k) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double e0 = c[48];
+      const double e0 = q0;
       const double e1 = q1;
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Sub, e0, e1);
-      const double e3 = c[51];
+      const double e3 = q3;
       const double e4 = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, e2, e3);
       const double e5 = q5[s];
-      const double e6 = c[54];
+      const double e6 = q6;
       const double e7 = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, e5, e6);
       const double e8 = r6[s];
       const double e9 = kfield::impl::entryOperation(kfield::impl::EntryCode::And, e7, e8);
       const double e10 = r2[s];
       const double e11 = kfield::impl::entryOperation(kfield::impl::EntryCode::Sub, e10, e5);
-      const double e12 = c[60];
+      const double e12 = q12;
       const double e13 = e9 == 1.0 ? e11 : e12;
       const double e14 = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, e4, e13);
-      const double e15 = c[63];
+      const double e15 = q15;
       const double e16 = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, e14, e15);
       keep[s] = e16;
       r7[s] = combine(r7[s], e16);
@@ -1083,12 +1092,14 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
     (void)j;
     if (j == d) continue;
     const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
+    const double q3 = c[43];
+    const double q4 = c[44];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = r3[s];
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, e0, e1);
-      const double e3 = c[43];
-      const double e4 = c[44];
+      const double e3 = q3;
+      const double e4 = q4;
       const double e5 = e2 == 1.0 ? e3 : e4;
       r6[s] = combine(r6[s], e5);
     }
@@ -1104,12 +1115,13 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
     if (j == d) continue;
     const double* q0 = j == d ? a.exportsNow + (0 * ds + d) * xs + s0 : a.exportsPrev + (0 * ds + j) * xs + s0;
     const double* q3 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
+    const double q4 = c[50];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double e0 = q0[s];
       const double e1 = r3[s];
       const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Greater, e0, e1);
       const double e3 = q3[s];
-      const double e4 = c[50];
+      const double e4 = q4;
       const double e5 = e2 == 1.0 ? e3 : e4;
       r7[s] = combine(r7[s], e5);
     }
@@ -1166,6 +1178,7 @@ void round_bis_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
     const double q0_1 = a.lengths ? a.lengths[k] : 0.0;
     const double* q0_3 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
     const double q0_4 = j == d ? 0.0 : 1.0;
+    const double q0_6 = c[48];
     const double* q1_0 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
     const double q1_1 = j == d ? 0.0 : 1.0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -1177,7 +1190,7 @@ void round_bis_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
       const double e0_3 = q0_3[s];
       const double e0_4 = q0_4;
       const double e0_5 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0_3, e0_4);
-      const double e0_6 = c[48];
+      const double e0_6 = q0_6;
       const double e0_7 = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, e0_5, e0_6);
       const double e0_8 = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, e0_2, e0_7);
       {
