@@ -1,8 +1,10 @@
 // compiledRoundsSource: a traced program's round as C++. Each device runs the operations in
 // order over a block of at most 64 of its samples (one, when a round has one sample), every
 // value in a local array of its own, so the compiler keeps what it can in registers and fuses
-// nothing by itself that the round kernel would not compute the same way. The expressions are
-// the round kernel's own (kfield/sim/impl/Operations.hpp), in its order.
+// nothing by itself that the round kernel would not compute the same way. Consecutive
+// pointwise operations share one loop over the samples (each sample's values are computed
+// apart from the others', so the order across samples is free). The expressions are the round
+// kernel's own (kfield/sim/impl/Operations.hpp), in its order.
 #include "kfield/sim/CompiledRound.hpp"
 
 #include "kfield/impl/Errors.hpp"
@@ -94,6 +96,7 @@ class RoundWriter {
        << "  const bool stream = ds * xs >= kStreamedPlane;\n"
        << "  (void)n, (void)ds, (void)xs, (void)c, (void)s0, (void)stream;\n";
     for (std::size_t i = 0; i < p_.ops.size(); ++i) op(i);
+    flush();
     o_ << "}\n\n"
        << "void " << function
        << "(const kfield::CompiledRoundArgs& a, std::int64_t first, std::int64_t end) {\n"
@@ -111,6 +114,9 @@ class RoundWriter {
   const TracedProgram& p_;
   std::ostream& o_;
   std::vector<std::string> slot_;  // each slot's current value: an array or row over s
+  // Consecutive pointwise operations share one sample loop, written when an operation that is
+  // not one of them comes: each value is still stored to its array, in the operations' order.
+  std::ostringstream pending_;
 
   static constexpr const char* kLoop =
       "KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s)";
@@ -121,6 +127,15 @@ class RoundWriter {
     const impl::Operand& x = which == 0 ? op.a : which == 1 ? op.b : op.c;
     if (x.slot >= 0) return slotValue(x.slot);
     return constant(3 * i + static_cast<std::size_t>(which));
+  }
+  // An operand of a fused operation: a constant is read before the loop, since GCC would sink
+  // a mux's load of it into the branch that uses it, a masked load it cannot vectorise.
+  std::string fusedOperand(std::size_t i, int which) {
+    const std::string x = operand(i, which);
+    if (x.compare(0, 2, "c[") != 0) return x;
+    const std::string name = "k" + std::to_string(3 * i + static_cast<std::size_t>(which));
+    o_ << "  const double " << name << " = " << x << ";\n";
+    return name;
   }
   std::string slotValue(std::int32_t slot) const {
     const std::string& name = slot_.at(static_cast<std::size_t>(slot));
@@ -151,10 +166,32 @@ class RoundWriter {
     return false;
   }
   void array(std::size_t i) { o_ << "  double " << value(i) << "[W];\n"; }
+  void flush() {
+    if (pending_.tellp() <= 0) return;
+    o_ << "  " << kLoop << " {\n" << pending_.str() << "  }\n";
+    pending_.str("");
+  }
+  // Entry operations that vectorise (no call into a math library), and muxes: fused.
+  static bool fusable(const Op& op) {
+    if (op.code == OpCode::Mux) return true;
+    switch (impl::pointwiseEntry(op.code)) {
+      case EntryCode::Constant:
+      case EntryCode::Pow:
+      case EntryCode::Sqrt:
+      case EntryCode::Exp:
+      case EntryCode::Log:
+      case EntryCode::Tanh:
+      case EntryCode::Sigmoid: return false;
+      default: return true;
+    }
+  }
 
   void op(std::size_t i) {
     const Op& op = p_.ops[i];
     const std::string out = value(i), plane = std::to_string(op.plane);
+    const bool declaresOnly = op.code == OpCode::Sense || op.code == OpCode::ShareRead ||
+                              op.code == OpCode::FoldComponent;
+    if (!declaresOnly && !fusable(op)) flush();
     switch (op.code) {
       case OpCode::Sense:
         o_ << "  const double* " << out << " = " << row("a.sensors", plane, "d", "a.sensorStride")
@@ -193,9 +230,9 @@ class RoundWriter {
         return;
       case OpCode::Mux:
         array(i);
-        o_ << "  " << kLoop << " {\n    const double x = " << operand(i, 1)
-           << ", y = " << operand(i, 2) << ";\n    " << out << "[s] = " << operand(i, 0)
-           << " == 1.0 ? x : y;\n  }\n";
+        pending_ << "    {\n      const double x = " << fusedOperand(i, 1)
+                 << ", y = " << fusedOperand(i, 2) << ";\n      " << out
+                 << "[s] = " << fusedOperand(i, 0) << " == 1.0 ? x : y;\n    }\n";
         break;
       case OpCode::ContextMix:
         array(i);
@@ -219,8 +256,14 @@ class RoundWriter {
       default:
         if (const char* e = entryCodeName(impl::pointwiseEntry(op.code))) {
           array(i);
-          o_ << "  " << kLoop << " " << out << "[s] = kfield::impl::entryOperation(kfield::impl::"
-             << "EntryCode::" << e << ", " << operand(i, 0) << ", " << operand(i, 1) << ");\n";
+          if (fusable(op)) {
+            const std::string x = fusedOperand(i, 0), y = fusedOperand(i, 1);
+            pending_ << "    " << out << "[s] = kfield::impl::entryOperation(kfield::impl::"
+                     << "EntryCode::" << e << ", " << x << ", " << y << ");\n";
+          } else {
+            o_ << "  " << kLoop << " " << out << "[s] = kfield::impl::entryOperation(kfield::impl::"
+               << "EntryCode::" << e << ", " << operand(i, 0) << ", " << operand(i, 1) << ");\n";
+          }
         } else if (const char* n = integerName(op.code)) {
           array(i);
           o_ << "  " << kLoop << " " << out << "[s] = kfield::impl::integer::apply("
@@ -361,21 +404,29 @@ class RoundWriter {
        << "    const std::int64_t j = a.neighbors[k];\n    (void)j;\n";
     if (op.excludeSelf != 0) o_ << "    if (j == d) continue;\n";
     for (int w = 0; w < width; ++w) leaves(i + std::size_t(w), std::to_string(w) + "_", "j == d");
-    o_ << "    " << kLoop << " {\n      const double init = init" << i << ";\n"
-       << "      std::int64_t replaced = 0, tied = 1;\n";
+    // Where no component is better the bests stay as they are, so they are written only where
+    // one is: a block of samples none of which improves stores nothing.
+    o_ << "    " << kLoop << " {\n      bool better = false, tied = true;\n";
     for (int w = 0; w < width; ++w) {
-      const std::string v = registers(i + std::size_t(w), std::to_string(w) + "_");
-      const std::string best = value(i + std::size_t(w)) + "[s]";
-      o_ << "      {\n        const double v = " << v << ", best = " << best << ";\n"
-         << "        const std::int64_t improves = tied & std::int64_t("
-         << (isMax ? "best < v" : "v < best") << ");\n"
-         << "        const double reset = "
-         << (isMax ? "init < v ? v : init" : "v < init ? v : init") << ";\n"
-         << "        const double kept = improves ? v : best;\n"
-         << "        tied &= std::int64_t(v == best);\n"
-         << "        " << best << " = replaced ? reset : kept;\n"
-         << "        replaced |= improves;\n      }\n";
+      const std::string x = std::to_string(w);
+      const std::string v = registers(i + std::size_t(w), x + "_");
+      o_ << "      const double v" << x << " = " << v << ", best" << x << " = "
+         << value(i + std::size_t(w)) << "[s];\n"
+         << "      const bool improves" << x << " = tied & ("
+         << (isMax ? "best" + x + " < v" + x : "v" + x + " < best" + x) << ");\n"
+         << "      better = better | improves" << x << ";\n"
+         << "      tied = tied & (v" << x << " == best" << x << ");\n";
     }
+    o_ << "      if (better) {\n        const double init = init" << i << ";\n"
+       << "        bool replaced = false;\n";
+    for (int w = 0; w < width; ++w) {
+      const std::string x = std::to_string(w), v = "v" + x;
+      o_ << "        " << value(i + std::size_t(w)) << "[s] = replaced ? ("
+         << (isMax ? "init < " + v : v + " < init") << " ? " << v << " : init) : improves" << x
+         << " ? " << v << " : best" << x << ";\n"
+         << "        replaced = replaced | improves" << x << ";\n";
+    }
+    o_ << "      }\n";
     o_ << "    }\n  }\n";
     for (int w = 0; w < width; ++w) {
       const Op& part = p_.ops[i + std::size_t(w)];

@@ -66,14 +66,18 @@ void round_hop_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
   });
   (void)r1;
   double r2[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], c[7]);
+  const double k7 = c[7];
   (void)r2;
   double r3[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[10], y = r2[s];
-    r3[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k10 = c[10];
   (void)r3;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], k7);
+    {
+      const double x = k10, y = r2[s];
+      r3[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
 }
@@ -121,11 +125,14 @@ void round_distance_gradient_block(const kfield::CompiledRoundArgs& a, std::int6
   });
   (void)r1;
   double r2[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[7], y = r1[s];
-    r2[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k7 = c[7];
   (void)r2;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    {
+      const double x = k7, y = r1[s];
+      r2[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r2[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r2[s]; });
 }
@@ -175,11 +182,14 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
   });
   (void)r2;
   double r3[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[10], y = r2[s];
-    r3[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k10 = c[10];
   (void)r3;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    {
+      const double x = k10, y = r2[s];
+      r3[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r3[s]; });
   double r5[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r5[s] = init; }
@@ -225,20 +235,23 @@ void round_broadcast_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
   });
   (void)r6;
   double r7[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r5[s], c[22]);
+  const double k22 = c[22];
   (void)r7;
   double r8[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r6[s], y = r1[s];
-    r8[s] = r7[s] == 1.0 ? x : y;
-  }
   (void)r8;
   double r9[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r1[s], y = r8[s];
-    r9[s] = r0[s] == 1.0 ? x : y;
-  }
   (void)r9;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r7[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r5[s], k22);
+    {
+      const double x = r6[s], y = r1[s];
+      r8[s] = r7[s] == 1.0 ? x : y;
+    }
+    {
+      const double x = r1[s], y = r8[s];
+      r9[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r9[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r9[s]; });
 }
@@ -285,14 +298,18 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
   });
   (void)r2;
   double r3[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r2[s], c[10]);
+  const double k10 = c[10];
   (void)r3;
   double r4[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[13], y = r3[s];
-    r4[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k13 = c[13];
   (void)r4;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r2[s], k10);
+    {
+      const double x = k13, y = r3[s];
+      r4[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r4[s]; });
   double r6[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = init; }
@@ -336,20 +353,25 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
   });
   (void)r9;
   double r10[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r4[s], c[31]);
+  const double k31 = c[31];
   (void)r10;
   double r11[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r11[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r6[s], c[34]);
+  const double k34 = c[34];
   (void)r11;
   double r12[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r12[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Or, r10[s], r11[s]);
   (void)r12;
   double r13[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[40], y = r9[s];
-    r13[s] = r12[s] == 1.0 ? x : y;
-  }
+  const double k40 = c[40];
   (void)r13;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r4[s], k31);
+    r11[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r6[s], k34);
+    r12[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Or, r10[s], r11[s]);
+    {
+      const double x = k40, y = r9[s];
+      r13[s] = r12[s] == 1.0 ? x : y;
+    }
+  }
   double r14[W];
   { const double v = a.ids ? double(a.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r14[s] = v; }
   (void)r14;
@@ -377,8 +399,10 @@ void round_collect_sum_block(const kfield::CompiledRoundArgs& a, std::int64_t d,
   });
   (void)r16;
   double r17[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r17[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], r16[s]);
   (void)r17;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r17[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], r16[s]);
+  }
   storeRow<W>(a.exportsNow + (3 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r17[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r17[s]; });
 }
@@ -424,8 +448,10 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
   });
   (void)r2;
   double r3[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, r0[s], r2[s]);
   (void)r3;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, r0[s], r2[s]);
+  }
   storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r3[s]; });
   double r5[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r5[s] = init; }
@@ -442,11 +468,13 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
   });
   (void)r5;
   double r6[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, r3[s], r5[s]);
   (void)r6;
   double r7[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r6[s], r0[s]);
   (void)r7;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, r3[s], r5[s]);
+    r7[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r6[s], r0[s]);
+  }
   double r8[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -466,11 +494,14 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
   });
   (void)r8;
   double r9[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[28], y = r8[s];
-    r9[s] = r7[s] == 1.0 ? x : y;
-  }
+  const double k28 = c[28];
   (void)r9;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    {
+      const double x = k28, y = r8[s];
+      r9[s] = r7[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (2 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r9[s]; });
   double r11[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r11[s] = init; }
@@ -516,20 +547,23 @@ void round_election_block(const kfield::CompiledRoundArgs& a, std::int64_t d, st
   });
   (void)r12;
   double r13[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r13[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r11[s], c[40]);
+  const double k40 = c[40];
   (void)r13;
   double r14[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r12[s], y = r0[s];
-    r14[s] = r13[s] == 1.0 ? x : y;
-  }
   (void)r14;
   double r15[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r0[s], y = r14[s];
-    r15[s] = r7[s] == 1.0 ? x : y;
-  }
   (void)r15;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r13[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r11[s], k40);
+    {
+      const double x = r12[s], y = r0[s];
+      r14[s] = r13[s] == 1.0 ? x : y;
+    }
+    {
+      const double x = r0[s], y = r14[s];
+      r15[s] = r7[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (3 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r15[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r15[s]; });
 }
@@ -575,8 +609,10 @@ void round_gossip_max_block(const kfield::CompiledRoundArgs& a, std::int64_t d, 
   });
   (void)r2;
   double r3[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, r0[s], r2[s]);
   (void)r3;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, r0[s], r2[s]);
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
 }
@@ -640,11 +676,14 @@ void round_consensus_block(const kfield::CompiledRoundArgs& a, std::int64_t d, s
   });
   (void)r3;
   double r4[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r4[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, r3[s], c[13]);
+  const double k13 = c[13];
   (void)r4;
   double r5[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r2[s], r4[s]);
   (void)r5;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r4[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, r3[s], k13);
+    r5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r2[s], r4[s]);
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r5[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r5[s]; });
 }
@@ -697,11 +736,14 @@ void round_scaled_distance_block(const kfield::CompiledRoundArgs& a, std::int64_
   });
   (void)r2;
   double r3[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[10], y = r2[s];
-    r3[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k10 = c[10];
   (void)r3;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    {
+      const double x = k10, y = r2[s];
+      r3[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r3[s]; });
 }
@@ -768,11 +810,13 @@ void round_learned_consensus_block(const kfield::CompiledRoundArgs& a, std::int6
   });
   (void)r4;
   double r5[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, r4[s], r1[s]);
   (void)r5;
   double r6[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r3[s], r5[s]);
   (void)r6;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, r4[s], r1[s]);
+    r6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r3[s], r5[s]);
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r6[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r6[s]; });
 }
@@ -816,59 +860,61 @@ void round_nearest_source_block(const kfield::CompiledRoundArgs& a, std::int64_t
     const double q0_1 = a.lengths ? a.lengths[k] : 0.0;
     const double* q1_0 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double init = init2;
-      std::int64_t replaced = 0, tied = 1;
+      bool better = false, tied = true;
       const double e0_0 = q0_0[s];
       const double e0_1 = q0_1;
       const double e0_2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0_0, e0_1);
-      {
-        const double v = e0_2, best = r2[s];
-        const std::int64_t improves = tied & std::int64_t(v < best);
-        const double reset = v < init ? v : init;
-        const double kept = improves ? v : best;
-        tied &= std::int64_t(v == best);
-        r2[s] = replaced ? reset : kept;
-        replaced |= improves;
-      }
+      const double v0 = e0_2, best0 = r2[s];
+      const bool improves0 = tied & (v0 < best0);
+      better = better | improves0;
+      tied = tied & (v0 == best0);
       const double e1_0 = q1_0[s];
-      {
-        const double v = e1_0, best = r3[s];
-        const std::int64_t improves = tied & std::int64_t(v < best);
-        const double reset = v < init ? v : init;
-        const double kept = improves ? v : best;
-        tied &= std::int64_t(v == best);
-        r3[s] = replaced ? reset : kept;
-        replaced |= improves;
+      const double v1 = e1_0, best1 = r3[s];
+      const bool improves1 = tied & (v1 < best1);
+      better = better | improves1;
+      tied = tied & (v1 == best1);
+      if (better) {
+        const double init = init2;
+        bool replaced = false;
+        r2[s] = replaced ? (v0 < init ? v0 : init) : improves0 ? v0 : best0;
+        replaced = replaced | improves0;
+        r3[s] = replaced ? (v1 < init ? v1 : init) : improves1 ? v1 : best1;
+        replaced = replaced | improves1;
       }
     }
   }
   double r4[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r4[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r2[s], c[13]);
+  const double k13 = c[13];
   (void)r4;
   double r5[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r3[s], y = r1[s];
-    r5[s] = r4[s] == 1.0 ? x : y;
-  }
   (void)r5;
   double r6[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r2[s], y = c[20];
-    r6[s] = r4[s] == 1.0 ? x : y;
-  }
+  const double k20 = c[20];
   (void)r6;
   double r7[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r1[s], y = r5[s];
-    r7[s] = r0[s] == 1.0 ? x : y;
-  }
   (void)r7;
   double r8[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[25], y = r6[s];
-    r8[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k25 = c[25];
   (void)r8;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r4[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r2[s], k13);
+    {
+      const double x = r3[s], y = r1[s];
+      r5[s] = r4[s] == 1.0 ? x : y;
+    }
+    {
+      const double x = r2[s], y = k20;
+      r6[s] = r4[s] == 1.0 ? x : y;
+    }
+    {
+      const double x = r1[s], y = r5[s];
+      r7[s] = r0[s] == 1.0 ? x : y;
+    }
+    {
+      const double x = k25, y = r6[s];
+      r8[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r8[s]; });
   storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r7[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r8[s]; });
@@ -918,19 +964,25 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
   });
   (void)r1;
   double r2[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[7], y = r1[s];
-    r2[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k7 = c[7];
   (void)r2;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    {
+      const double x = k7, y = r1[s];
+      r2[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r2[s]; });
   const double* r4 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
   (void)r4;
   const double* r5 = a.exportsPrev + (0 * ds + d) * xs + s0;
   (void)r5;
   double r6[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r2[s], c[19]);
+  const double k19 = c[19];
   (void)r6;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r2[s], k19);
+  }
   double r7[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r7[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
@@ -970,14 +1022,18 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
   });
   (void)r7;
   double r8[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r7[s], c[25]);
+  const double k25 = c[25];
   (void)r8;
   double r9[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[28], y = r7[s];
-    r9[s] = r8[s] == 1.0 ? x : y;
-  }
+  const double k28 = c[28];
   (void)r9;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, r7[s], k25);
+    {
+      const double x = k28, y = r7[s];
+      r9[s] = r8[s] == 1.0 ? x : y;
+    }
+  }
   double r10[W];
   {
   std::int64_t self = a.offsets[d];
@@ -1027,8 +1083,10 @@ void round_collect_weighted_block(const kfield::CompiledRoundArgs& a, std::int64
   });
   (void)r11;
   double r12[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r12[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r4[s], r11[s]);
   (void)r12;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r12[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r4[s], r11[s]);
+  }
   storeRow<W>(a.exportsNow + (2 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r12[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r12[s]; });
 }
@@ -1073,14 +1131,18 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
   });
   (void)r1;
   double r2[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], c[7]);
+  const double k7 = c[7];
   (void)r2;
   double r3[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[10], y = r2[s];
-    r3[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k10 = c[10];
   (void)r3;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r1[s], k7);
+    {
+      const double x = k10, y = r2[s];
+      r3[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, false, [&](std::int64_t s) { return r3[s]; });
   const double* r5 = a.sensors + (1 * ds + d) * a.sensorStride + s0;
   (void)r5;
@@ -1129,14 +1191,17 @@ void round_collect_multipath_block(const kfield::CompiledRoundArgs& a, std::int6
   });
   (void)r7;
   double r8[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r5[s], r7[s]);
   (void)r8;
   double r9[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r9[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, r6[s], c[28]);
+  const double k28 = c[28];
   (void)r9;
   double r10[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, r8[s], r9[s]);
   (void)r10;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, r5[s], r7[s]);
+    r9[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, r6[s], k28);
+    r10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, r8[s], r9[s]);
+  }
   storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r10[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r8[s]; });
 }
@@ -1182,8 +1247,7 @@ void round_bis_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
     const double* q1_0 = j == d ? a.exportsNow + (1 * ds + d) * xs + s0 : a.exportsPrev + (1 * ds + j) * xs + s0;
     const double q1_1 = j == d ? 0.0 : 1.0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double init = init1;
-      std::int64_t replaced = 0, tied = 1;
+      bool better = false, tied = true;
       const double e0_0 = q0_0[s];
       const double e0_1 = q0_1;
       const double e0_2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e0_0, e0_1);
@@ -1193,56 +1257,61 @@ void round_bis_gradient_block(const kfield::CompiledRoundArgs& a, std::int64_t d
       const double e0_6 = q0_6;
       const double e0_7 = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, e0_5, e0_6);
       const double e0_8 = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, e0_2, e0_7);
-      {
-        const double v = e0_8, best = r1[s];
-        const std::int64_t improves = tied & std::int64_t(v < best);
-        const double reset = v < init ? v : init;
-        const double kept = improves ? v : best;
-        tied &= std::int64_t(v == best);
-        r1[s] = replaced ? reset : kept;
-        replaced |= improves;
-      }
+      const double v0 = e0_8, best0 = r1[s];
+      const bool improves0 = tied & (v0 < best0);
+      better = better | improves0;
+      tied = tied & (v0 == best0);
       const double e1_0 = q1_0[s];
       const double e1_1 = q1_1;
       const double e1_2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, e1_0, e1_1);
-      {
-        const double v = e1_2, best = r2[s];
-        const std::int64_t improves = tied & std::int64_t(v < best);
-        const double reset = v < init ? v : init;
-        const double kept = improves ? v : best;
-        tied &= std::int64_t(v == best);
-        r2[s] = replaced ? reset : kept;
-        replaced |= improves;
+      const double v1 = e1_2, best1 = r2[s];
+      const bool improves1 = tied & (v1 < best1);
+      better = better | improves1;
+      tied = tied & (v1 == best1);
+      if (better) {
+        const double init = init1;
+        bool replaced = false;
+        r1[s] = replaced ? (v0 < init ? v0 : init) : improves0 ? v0 : best0;
+        replaced = replaced | improves0;
+        r2[s] = replaced ? (v1 < init ? v1 : init) : improves1 ? v1 : best1;
+        replaced = replaced | improves1;
       }
     }
   }
   double r3[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r1[s], c[10]);
+  const double k10 = c[10];
   (void)r3;
   double r4[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r2[s], y = c[14];
-    r4[s] = r3[s] == 1.0 ? x : y;
-  }
+  const double k14 = c[14];
   (void)r4;
   double r5[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = r1[s], y = c[17];
-    r5[s] = r3[s] == 1.0 ? x : y;
-  }
+  const double k17 = c[17];
   (void)r5;
   double r6[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[19], y = r4[s];
-    r6[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k19 = c[19];
   (void)r6;
   double r7[W];
-  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-    const double x = c[22], y = r5[s];
-    r7[s] = r0[s] == 1.0 ? x : y;
-  }
+  const double k22 = c[22];
   (void)r7;
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+    r3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, r1[s], k10);
+    {
+      const double x = r2[s], y = k14;
+      r4[s] = r3[s] == 1.0 ? x : y;
+    }
+    {
+      const double x = r1[s], y = k17;
+      r5[s] = r3[s] == 1.0 ? x : y;
+    }
+    {
+      const double x = k19, y = r4[s];
+      r6[s] = r0[s] == 1.0 ? x : y;
+    }
+    {
+      const double x = k22, y = r5[s];
+      r7[s] = r0[s] == 1.0 ? x : y;
+    }
+  }
   storeRow<W>(a.exportsNow + (0 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r7[s]; });
   storeRow<W>(a.exportsNow + (1 * ds + d) * xs + s0, n, stream, [&](std::int64_t s) { return r6[s]; });
   if (a.writeOutput) storeRow<W>(a.output + (0 * ds + d) * a.outputStride + s0, n, stream, [&](std::int64_t s) { return r7[s]; });
