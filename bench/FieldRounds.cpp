@@ -4,6 +4,7 @@
 // inner), contiguous sample rows, vectorisable. Every variant first checks its answer, bit for
 // bit, against a host reference on a small network of the same kind and batch.
 #include "BenchContext.hpp"
+#include "HandEvents.hpp"
 #include "HandRounds.hpp"
 #include "PlainRounds.hpp"
 
@@ -260,6 +261,89 @@ void asyncRounds(benchmark::State& state) {
   state.SetLabel(net.description() + ", " + std::to_string(Space().concurrency()) + " threads");
 }
 
+// The same asynchronous hop gradient written by hand, on one thread, in event order (bench/
+// HandEvents.hpp), firings per second as Async/Engine counts them. Checked first against the
+// engine on a small grid, bit for bit, early (while the order of firings decides the field)
+// and late.
+void handAsyncRounds(benchmark::State& state) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const Schedule schedule{1.0, double(state.range(0)) / 1000.0, 7};
+  const std::int64_t samples = state.range(2);
+  {
+    const Network& small = network(0, 2500);
+    BasicSimulation<Host> engine(lib::findProgram("hop-gradient")->build(small, {}), small, samples,
+                                 schedule);
+    for (std::int64_t s = 0; s < samples; ++s)
+      engine.sensor("source").set(sourceOf(s, small), s, true);
+    HandAsyncHops hand(small, schedule, samples);
+    for (std::int64_t periods : {6, 54}) {
+      engine.run(periods), hand.periods(periods);
+      const HostPlane out = engine.output();
+      for (std::int64_t d = 0; d < small.devices(); ++d) {
+        for (std::int64_t s = 0; s < samples; ++s) {
+          if (!sameBits(std::vector<double>{out(d, s)}, std::vector<double>{hand.value(d, s)})) {
+            return fail(state, "hand-written async hop gradient: differs from the engine's");
+          }
+        }
+      }
+    }
+  }
+  const Network& net = network(0, state.range(1));
+  HandAsyncHops hand(net, schedule, samples);
+  hand.periods(1);
+  const std::int64_t before = hand.firings();
+  timeFenced<Host>(state, [&] { hand.periods(kRoundsPerIteration); });
+  const double fired = double(hand.firings() - before);
+  state.counters["device_rounds_per_second"] =
+      benchmark::Counter(fired / double(samples), benchmark::Counter::kIsRate);
+  state.counters["sample_device_rounds_per_second"] =
+      benchmark::Counter(fired, benchmark::Counter::kIsRate);
+  state.SetLabel(net.description() + ", 1 thread");
+}
+
+// Moving devices written by hand, on one thread (bench/HandEvents.hpp): a straight-line step and
+// a rebuild, devices per second, as Mobility/Rebuild counts them. `stage` 1: the step and the
+// placement of the devices in their cells alone; 2: that and each device's neighbors counted in
+// cell order, no rows written: floors of any cell-list rebuild. Checked first on a small rgg:
+// the rows and the count against Network::fromPositions, the placement against the cells' order.
+void handRebuilds(benchmark::State& state) {
+  const std::int64_t stage = state.range(1);
+  {
+    HandRebuild check(network(1, 2500), 1.5, 0.1, 3);
+    for (int r = 0; r < 5; ++r) check.move(), check.rebuild();
+    const Network scratch = Network::fromPositions(check.x(), check.y(), 1.5);
+    if (check.offsets() != scratch.offsets() || check.neighbors() != scratch.neighbors()) {
+      return fail(state, "hand-written rebuild: differs from a from-scratch build");
+    }
+    check.move();
+    const std::int64_t counted = check.countNeighbors();
+    if (counted != Network::fromPositions(check.x(), check.y(), 1.5).entries()) {
+      return fail(state, "hand-written count of neighbors: differs from a from-scratch build");
+    }
+    std::vector<bool> seen(check.x().size());
+    std::int64_t last = -1;
+    for (const std::int32_t d : check.members()) {
+      const std::int64_t cell = check.cellOf(check.x()[std::size_t(d)], check.y()[std::size_t(d)]);
+      if (seen[std::size_t(d)] || cell < last)
+        return fail(state, "hand-written placement: not in cell order");
+      seen[std::size_t(d)] = true, last = cell;
+    }
+  }
+  const Network& net = network(1, state.range(0));
+  HandRebuild hand(net, 1.5, 0.1, 3);
+  for (int r = 0; r < 2; ++r) hand.move(), hand.rebuild();
+  std::int64_t entries = 0;
+  timeFenced<Kokkos::DefaultHostExecutionSpace>(state, [&] {
+    hand.move();
+    if (stage == 0) hand.rebuild();
+    if (stage == 1) hand.placeInCells();
+    if (stage == 2) entries = hand.countNeighbors();
+  });
+  benchmark::DoNotOptimize(entries);
+  state.SetItemsProcessed(state.iterations() * net.devices());
+  state.SetLabel(net.description() + ", 1 thread");
+}
+
 // Moving devices: one move and neighborhood rebuild of an rgg (radius 1.5, one device per unit
 // of area), devices per second; checked first, on a small rgg, against a from-scratch build.
 // Straight lines keep the density uniform, so every iteration does the same work (random
@@ -381,11 +465,21 @@ void registerBenchmarks() {
         // Lockstep with 1% of the devices switched off.
         b->Args({0, 10000, 1, 10})->Args({0, 10000, 64, 10})->Args({0, 1000000, 1, 10});
       });
+  benchmark::RegisterBenchmark("Async/HandWritten/OneThread", handAsyncRounds)
+      ->UseManualTime()
+      ->ArgNames({"jitter_permille", "devices", "samples"})
+      ->Args({500, 10000, 1})
+      ->Args({500, 10000, 64})
+      ->Args({500, 1000000, 1});
   registerForEachSpace(
       "Mobility/Rebuild", [](auto t) { return rebuilds<typename decltype(t)::type>; },
       [](benchmark::internal::Benchmark* b) {
         b->ArgNames({"devices"})->Arg(10000)->Arg(1000000);
       });
+  benchmark::RegisterBenchmark("Mobility/HandWritten/OneThread", handRebuilds)
+      ->UseManualTime()
+      ->ArgNames({"devices", "stage"})
+      ->ArgsProduct({{10000, 1000000}, {0, 1, 2}});
   registerForEachSpace(
       "Mobility/Engine", [](auto t) { return movingRounds<typename decltype(t)::type>; },
       [](benchmark::internal::Benchmark* b) {
