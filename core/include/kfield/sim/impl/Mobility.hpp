@@ -323,12 +323,19 @@ class Mobility {
     const auto offsets = offsets_[c];
     const auto degree = cellOf_;  // free once the members are placed
     using Range = Kokkos::RangePolicy<ExecSpace>;
+    // On one thread the counts are plain increments: an atomic's lock would keep the scattered
+    // misses these two passes wait on from overlapping.
+    const bool shared = space_.concurrency() > 1;
     Kokkos::deep_copy(space_, cellFill, 0);
     Kokkos::parallel_for(
         "kfield::mobility::cells", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
           const std::int64_t cell = around.cellY(state(5, d)) * around.cw + around.cellX(state(4, d));
           cellOf(d) = cell;
-          Kokkos::atomic_fetch_add(&cellFill(cell), std::int64_t(1));
+          if (shared) {
+            Kokkos::atomic_fetch_add(&cellFill(cell), std::int64_t(1));
+          } else {
+            ++cellFill(cell);
+          }
         });
     Kokkos::parallel_scan(
         "kfield::mobility::cell_starts", Range(space_, 0, cells + 1),
@@ -336,10 +343,12 @@ class Mobility {
           if (last) cellStart(k) = sum;
           if (k < cells) sum += cellFill(k);
         });
-    Kokkos::deep_copy(space_, cellFill, 0);
+    // Each cell's next place, from its start: one scattered access per device.
+    Kokkos::deep_copy(space_, cellFill, Kokkos::subview(cellStart, std::make_pair(std::int64_t(0), cells)));
     Kokkos::parallel_for(
         "kfield::mobility::members", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
-          const std::int64_t k = cellStart(cellOf(d)) + Kokkos::atomic_fetch_add(&cellFill(cellOf(d)), std::int64_t(1));
+          const std::int64_t k = shared ? Kokkos::atomic_fetch_add(&cellFill(cellOf(d)), std::int64_t(1))
+                                        : cellFill(cellOf(d))++;
           members(k) = std::int32_t(d);
           position(d) = std::int32_t(k);
           mx(k) = state(4, d), my(k) = state(5, d);
