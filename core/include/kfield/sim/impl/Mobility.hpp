@@ -411,6 +411,10 @@ class Mobility {
     Kokkos::parallel_for(
         "kfield::mobility::copy_rows", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
           const std::int64_t k = position(d), to = offsets(d), size = offsets(d + 1) - to;
+          // A later device's places, scattered: asked for ahead (a hint; its address only).
+          if (d + kCopyAhead < n) {
+            prefetch(reinterpret_cast<const double*>(staged.data() + position(d + kCopyAhead) * slots), slots / 2);
+          }
           if (size <= slots) {
             for (std::int64_t i = 0; i < size; ++i) rows(to + i) = staged(k * slots + i);
             for (std::int64_t i = 0; withLengths && i < size; ++i) rowLengths(to + i) = stagedLengths(k * slots + i);
@@ -472,6 +476,7 @@ class Mobility {
 
   // Rows up to kMaxSlots long can be staged; ids are below kAboveAllIds (int32).
   static constexpr int kMaxSlots = 64;
+  static constexpr std::int64_t kCopyAhead = 16;  // devices between a row's prefetch and its copy
   static constexpr std::int32_t kAboveAllIds = 2147483647;
 
   // Insertion sort: rows are short.
