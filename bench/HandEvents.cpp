@@ -121,7 +121,8 @@ int HandRebuild::runs(double x, double y, std::int32_t* lo, std::int32_t* hi) co
   const std::int64_t c = cellOf(x, y), cx = c % cw_, cy = c / cw_;
   const std::int64_t left = std::max<std::int64_t>(0, cx - 1), right = std::min(cw_ - 1, cx + 1);
   int r = 0;
-  for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch_ - 1, cy + 1); ++ny, ++r) {
+  for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch_ - 1, cy + 1);
+       ++ny, ++r) {
     lo[r] = cellStart_[std::size_t(ny * cw_ + left)];
     hi[r] = cellStart_[std::size_t(ny * cw_ + right + 1)];
   }
@@ -157,7 +158,8 @@ void HandRebuild::rebuild() {
     // Room for every candidate: the row's entries are written before they are kept.
     std::int64_t candidates = 0;
     for (int r = 0; r < count; ++r) candidates += hi[r] - lo[r];
-    if (neighbors_.size() < std::size_t(at + candidates)) neighbors_.resize(std::size_t(at + candidates) * 5 / 4);
+    if (neighbors_.size() < std::size_t(at + candidates))
+      neighbors_.resize(std::size_t(at + candidates) * 5 / 4);
     std::int32_t* row = neighbors_.data() + at;
     std::int64_t m = 0;
     for (int r = 0; r < count; ++r) {

@@ -57,7 +57,7 @@ class HandRebuild {
   std::vector<std::int32_t> neighbors() const {
     return {neighbors_.begin(), neighbors_.begin() + offsets_.back()};
   }
-  // The members in cell order and each one's cell: for checking placeInCells.
+  // The devices in cell order (placeInCells), and the cell of a position: for checking it.
   const std::vector<std::int32_t>& members() const { return members_; }
   std::int64_t cellOf(double x, double y) const;
 

@@ -344,11 +344,13 @@ class Mobility {
           if (k < cells) sum += cellFill(k);
         });
     // Each cell's next place, from its start: one scattered access per device.
-    Kokkos::deep_copy(space_, cellFill, Kokkos::subview(cellStart, std::make_pair(std::int64_t(0), cells)));
+    Kokkos::deep_copy(space_, cellFill,
+                      Kokkos::subview(cellStart, std::make_pair(std::int64_t(0), cells)));
     Kokkos::parallel_for(
         "kfield::mobility::members", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
-          const std::int64_t k = shared ? Kokkos::atomic_fetch_add(&cellFill(cellOf(d)), std::int64_t(1))
-                                        : cellFill(cellOf(d))++;
+          const std::int64_t k =
+              shared ? Kokkos::atomic_fetch_add(&cellFill(cellOf(d)), std::int64_t(1))
+                     : cellFill(cellOf(d))++;
           members(k) = std::int32_t(d);
           position(d) = std::int32_t(k);
           mx(k) = state(4, d), my(k) = state(5, d);
@@ -413,7 +415,9 @@ class Mobility {
           const std::int64_t k = position(d), to = offsets(d), size = offsets(d + 1) - to;
           // A later device's places, scattered: asked for ahead (a hint; its address only).
           if (d + kCopyAhead < n) {
-            prefetch(reinterpret_cast<const double*>(staged.data() + position(d + kCopyAhead) * slots), slots / 2);
+            prefetch(
+                reinterpret_cast<const double*>(staged.data() + position(d + kCopyAhead) * slots),
+                slots / 2);
           }
           if (size <= slots) {
             for (std::int64_t i = 0; i < size; ++i) rows(to + i) = staged(k * slots + i);
