@@ -177,9 +177,9 @@ TEST(CheckpointFile, WhatIsNotACheckpointIsRefusedByName) {
 
   const std::string path = dir / "bad.h5";
   io::saveCheckpoint(path, someState());
-  editFile(path, [](hid_t f) { setIntAttribute(f, "format_version", 2); });
+  editFile(path, [](hid_t f) { setIntAttribute(f, "format_version", 3); });
   EXPECT_EQ(loadError(path),
-            refusal(path, "format version 2, newer than the version this kfield reads (1)"));
+            refusal(path, "format version 3, newer than the version this kfield reads (2)"));
 }
 
 TEST(CheckpointFile, TruncatedFilesAreRefused) {

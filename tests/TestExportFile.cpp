@@ -258,9 +258,9 @@ TEST(ExportFile, RestartKeepsTheMotionAndTheSchedule) {
   const SimulationCarry carry = sim.carry();
   const std::string path = dir / "moving.h5";
   {
-    io::SimulationExport out(path, net, "hop-gradient", 2);
+    io::SimulationExport out(path, net, "hop-gradient", 2, "output", 1, 1, {false, false, &program});
     out.append(5, sim.output());
-    out.restart(program, carry);
+    out.commit(carry);
     out.finish();
   }
   const SimulationCarry back = io::loadRestart(path, program, net, 2);

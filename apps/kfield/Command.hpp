@@ -35,6 +35,14 @@ struct WorldRanks {
 };
 WorldRanks worldRanks();
 
+// Checks made before the work starts, decided together: under mpirun a problem found on any
+// rank (a file only rank 0 writes, a file one rank cannot read) ends every rank, in the words of
+// the first rank that found it, printed once; in one process it is thrown as it is.
+void checkOnEveryRank(const std::function<void()>& check);
+// From here on the ranks work together: a failure on one of them ends the whole job (MPI_Abort
+// with the failure's exit code), since the others may already wait for it in a collective call.
+void workStarts();
+
 Command addInfoCommand(CLI::App& app);
 Command addRunCommand(CLI::App& app);
 Command addGradCommand(CLI::App& app);

@@ -42,19 +42,14 @@ ResultBits ResultBits::ofField(const HostPlane& field, std::int64_t devices) {
 
 std::string ResultBits::digest() const { return describe(sha256(bytesOf(words))); }
 
-void ResultBits::save(const std::string& path) const {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out << kMagic << "\nrows " << rows << " " << rowName << "\ncolumns " << columns << " "
-        << columnName << "\n\n";
-    const std::vector<unsigned char> bytes = bytesOf(words);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) throw UserError("cannot write '" + partial + "'");
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    throw UserError("cannot rename '" + partial + "' to '" + path + "'");
-  }
+void ResultBits::save(io::PartialFile& file) const {
+  std::ostringstream header;
+  header << kMagic << "\nrows " << rows << " " << rowName << "\ncolumns " << columns << " " << columnName << "\n\n";
+  const std::string text = header.str();
+  file.write(text.data(), text.size());
+  const std::vector<unsigned char> bytes = bytesOf(words);
+  file.write(bytes.data(), bytes.size());
+  file.commit();
 }
 
 ResultBits ResultBits::load(const std::string& path) {
@@ -112,7 +107,11 @@ void reportBits(ResultBits bits, const std::string& what, const BitsOutput& outp
     bits.words[static_cast<std::size_t>(row * bits.columns + column)] ^= 1u;
   }
   std::cout << what << " sha256: " << bits.digest() << "\n";
-  if (!output.path.empty()) bits.save(output.path);
+  if (output.file) bits.save(*output.file);
+}
+
+void claimBitsFile(BitsOutput& bits) {
+  if (!bits.path.empty()) bits.file = std::make_shared<io::PartialFile>(bits.path);
 }
 
 }  // namespace kfield::cli

@@ -6,10 +6,12 @@
 #define KFIELD_APPS_DIGEST_HPP
 
 #include <kfield/Plane.hpp>
+#include <kfield/io/PartialFile.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,8 +29,9 @@ struct ResultBits {
   std::string digest() const;
 
   // The file kfield repro compares: a text header (kfield-bits-v1, rows, columns), a blank
-  // line, then the words as the digest hashes them. save() replaces the file whole.
-  void save(const std::string& path) const;
+  // line, then the words as the digest hashes them. save() writes them to the claimed partial
+  // file and commits it: the file is replaced whole.
+  void save(io::PartialFile& file) const;
   // Throws UserError naming the file and what is wrong with it.
   static ResultBits load(const std::string& path);
 };
@@ -39,8 +42,12 @@ struct ResultBits {
 struct BitsOutput {
   std::string path;
   std::string flip;
+  std::shared_ptr<io::PartialFile> file;  // --bits PATH, claimed before the work
 };
 void addBitsOptions(CLI::App& command, BitsOutput& bits);
+// Claims --bits PATH (io::PartialFile: a regular file or none, one writer) before the work, so
+// that a refusal comes before the run and nothing of another writer's is touched.
+void claimBitsFile(BitsOutput& bits);
 
 // Prints "<what> sha256: <digest>" (of the bits after any flip) and saves them where asked.
 void reportBits(ResultBits bits, const std::string& what, const BitsOutput& output);

@@ -6,6 +6,7 @@
 #include "Space.hpp"
 
 #include <kfield/io/NetworkFile.hpp>
+#include <kfield/io/PartialFile.hpp>
 #include <kfield/io/Spill.hpp>
 #include <kfield/Errors.hpp>
 #include <kfield/diff/DistributedGradient.hpp>
@@ -13,6 +14,7 @@
 #include <kfield/field/Programs.hpp>
 #include <kfield/impl/Bits.hpp>
 #include <kfield/impl/Sizes.hpp>
+#include <kfield/rt/Topology.hpp>
 #include <kfield/sim/DistributedSimulation.hpp>
 #include <kfield/sim/Simulation.hpp>
 
@@ -105,6 +107,15 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, c
                       const MakeSimulation& makeSimulation, const MakeGradient& makeGradient) {
   const std::int64_t n = net.devices;
 
+  // What one sample's reverse holds (checkpoints, tape), checked before any round runs: a run
+  // of 2^63 rounds is refused at once, not after its forward.
+  auto g = makeGradient();
+  checkOnEveryRank([&] {
+    if (!o.spill.empty()) return;
+    impl::requireMemory("kfield::cli::grad", "the gradient through " + std::to_string(o.rounds) + " rounds of one sample",
+                        g.bytesPerSample(o.rounds, o.window), hostMemoryBytes(), "this machine's memory");
+  });
+
   // The plain forward, for comparison.
   double forwardSeconds = 0;
   {
@@ -118,7 +129,6 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, c
     forwardSeconds = secondsSince(start);
   }
 
-  auto g = makeGradient();
   for (const lib::ParameterDefault& p : chosen.parameters) {
     g.parameter(p.name, lib::defaultParameter(chosen, p.name, net.facts));
   }
@@ -196,6 +206,12 @@ int runGrad(GradOptions o) {
   if (o.chunk < 0) throw UserError("--chunk must be >= 1, got " + std::to_string(o.chunk));
   if (o.chunk > 0 && o.budget > 0) throw UserError("--chunk and --budget both set the passes: give one");
   requireSpace(o.space);
+  // Where it writes, checked before the work: every rank spills its own part; rank 0 saves the
+  // bits.
+  checkOnEveryRank([&] {
+    if (!o.spill.empty()) io::requireWritableFolder(o.spill);
+    if (o.rank == 0) claimBitsFile(o.bits);
+  });
   const CommandNetwork net = commandNetwork(o.network, o.partition, o.partitionGiven, o.rank, o.ranks, false);
   const std::int64_t n = net.devices;
   if (o.source < 0 || o.source >= n) {
@@ -204,6 +220,7 @@ int runGrad(GradOptions o) {
   }
   o.parts = net.partition;
   const TracedProgram program = chosen->build(net.facts, {});
+  workStarts();
   return onSpace(o.space, [&](auto space) { return differentiate(o, *chosen, net, program, space); });
 }
 

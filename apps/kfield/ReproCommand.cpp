@@ -64,7 +64,13 @@ std::vector<std::string> jobFromFile(const std::string& path) {
   if (!in) throw bad("cannot open it");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    // A job is a few levels deep; a deeper value is refused while it is read (printing or
+    // freeing one nested thousands deep would recurse as deep).
+    constexpr int kMaxDepth = 16;
+    j = nlohmann::json::parse(in, [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+      if (depth > kMaxDepth) throw bad("nested deeper than " + std::to_string(kMaxDepth) + " levels: not a job");
+      return true;
+    });
   } catch (const nlohmann::json::parse_error& e) {
     throw bad(std::string("not JSON (") + e.what() + ")");
   }

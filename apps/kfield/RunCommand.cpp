@@ -9,11 +9,14 @@
 #include <kfield/field/Programs.hpp>
 #include <kfield/Errors.hpp>
 #include <kfield/io/Export.hpp>
+#include <kfield/io/PartialFile.hpp>
 #include <kfield/io/Restart.hpp>
 #include <kfield/sim/DistributedSimulation.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <kfield/Config.hpp>
+#include <kfield/impl/Sizes.hpp>
+#include <kfield/rt/Topology.hpp>
 
 #include <unistd.h>
 #include <algorithm>
@@ -208,6 +211,12 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
   };
   // A tuple-valued program's output: one block of device rows per component.
   const std::int64_t width = program.outputWidth, rows = width * n;
+  // The command's own copies (the field it prints and hashes, the clocks) are checked before
+  // they are allocated, as the simulation checks its planes.
+  const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+  impl::requireMemory("kfield run", "the final field of " + std::to_string(o.samples) + " samples",
+                      impl::product({u(rows) + (o.schedule && o.print ? u(n) : 0), u(o.samples), sizeof(double)}),
+                      hostMemoryBytes(), "this machine's memory");
   HostPlane out("kfield::cli::field", static_cast<std::size_t>(rows),
                 static_cast<std::size_t>(o.samples));
   // Printed: on a schedule, each device's clock; moving, where each device ends (the chunks
@@ -218,6 +227,30 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
   std::int64_t resumedAt = 0, ran = 0;
   double deviceRounds = 0, seconds = 0;
   const int rank = o.rank;
+  // Before the work, decided on every rank: the carry to resume from (every rank reads it) and
+  // the export (rank 0 claims and writes it; one chunk, as for --resume).
+  // The inputs a resumed run must share with the run it continues (the rest of what changes
+  // the bits is the program, the network and the samples, which the file checks).
+  io::RunInputs inputs;
+  if (reads("source")) {
+    std::string list;
+    for (std::int64_t s : sources) list += (list.empty() ? "" : ",") + std::to_string(s);
+    inputs.emplace_back("--source", list);
+  }
+  std::optional<SimulationCarry> resumed;
+  std::unique_ptr<io::SimulationExport> exported;
+  checkOnEveryRank([&] {
+    if (!o.resume.empty()) {
+      resumed = io::loadRestart(o.resume, program, *net.whole, o.samples, inputs);
+      resumedAt = *std::max_element(resumed->rounds.begin(), resumed->rounds.end());
+    }
+    if (!o.out.empty() && rank == 0) {
+      exported = std::make_unique<io::SimulationExport>(
+          o.out, *net.whole, o.program, o.samples, "output", o.deflate, width,
+          io::SimulationExport::Contents{o.schedule.has_value(), o.motion.has_value(), &program, inputs});
+    }
+  });
+  workStarts();
   for (std::int64_t first = 0; first < o.samples; first += chunk) {
     const std::int64_t count = std::min(chunk, o.samples - first);
     std::optional<Schedule> schedule = o.schedule;
@@ -257,21 +290,11 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
         const bool ones = o.program == "collect-sum" || o.program == "collect-weighted";
         for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
       }
-      if (!o.resume.empty()) {  // one chunk: runProgram refuses --chunk with --resume
-        const SimulationCarry carry = io::loadRestart(o.resume, program, *net.whole, o.samples);
-        resumedAt = *std::max_element(carry.rounds.begin(), carry.rounds.end());
-        sim.restore(carry);
-      }
+      if (resumed) sim.restore(*resumed);  // one chunk: runProgram refuses --chunk with --resume
       auto roundsSoFar = [&] {
         const auto r = sim.rounds();
         return *std::max_element(r.begin(), r.end());
       };
-      std::unique_ptr<io::SimulationExport> exported;  // one chunk, as for --resume; rank 0 writes
-      if (!o.out.empty() && rank == 0) {
-        exported = std::make_unique<io::SimulationExport>(
-            o.out, *net.whole, o.program, o.samples, "output", o.deflate, width,
-            io::SimulationExport::Contents{o.schedule.has_value(), o.motion.has_value()});
-      }
       auto clocksAndPlaces = [&] {  // distributed runs are synchronous on still networks
         io::SimulationExport::Snapshot more;
         if constexpr (kOneProcess) {
@@ -281,9 +304,15 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
         return more;
       };
       std::int64_t lastExported = -1;
+      // Each snapshot is committed with the run's carry as it is taken (distributed: both
+      // gathered on rank 0): a run killed later keeps it, and resumes from it.
       auto snapshot = [&](std::int64_t ranHere) {
         const HostPlane field = output();
-        if (exported) exported->append(roundsSoFar(), field, clocksAndPlaces());
+        const SimulationCarry carry = sim.carry();
+        if (exported) {
+          exported->append(roundsSoFar(), field, clocksAndPlaces());
+          exported->commit(carry);
+        }
         lastExported = ranHere;
       };
       const auto start = std::chrono::steady_clock::now();
@@ -316,11 +345,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
       }
       if (!o.out.empty()) {
         if (lastExported != ranHere) snapshot(ranHere);
-        const SimulationCarry carry = sim.carry();  // distributed: gathered on rank 0
-        if (exported) {
-          exported->restart(program, carry);
-          exported->finish();
-        }
+        if (exported) exported->finish();
       }
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       deviceRounds += o.schedule ? (firings() - firedBefore) / double(count) : double(n) * double(ranHere);
@@ -477,6 +502,13 @@ int runProgram(const RunOptions& o) {
     }
   }
   requireSpace(o.space);
+  // What is written is claimed before the work (a second writer, a target that is not a regular
+  // file or a missing folder refused at once); rank 0 writes.
+  checkOnEveryRank([&] {
+    if (options.rank != 0) return;
+    if (!o.out.empty()) io::requireWritableFile(o.out);
+    claimBitsFile(options.bits);
+  });
   // Under mpirun, --out (rank 0) and --resume (every rank) need the whole network: the file
   // holds it.
   const CommandNetwork net = commandNetwork(o.network, o.partition, o.partitionGiven, options.rank, options.ranks,

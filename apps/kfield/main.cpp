@@ -1,11 +1,21 @@
 // kfield: the command-line program. Subcommands register in Command.hpp.
 #include "Command.hpp"
+#include "ExactNumbers.hpp"
 
 #include <kfield/Config.hpp>
 #include <kfield/Errors.hpp>
 #include <kfield/rt/Runtime.hpp>
 #include <kfield/rt/Topology.hpp>
 
+#include <kfield/impl/Printable.hpp>
+#if KFIELD_ENABLE_MPI
+#include <kfield/impl/Mpi.hpp>
+
+#include <mpi.h>
+#endif
+
+#include <charconv>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -17,8 +27,71 @@
 namespace kfield::cli {
 namespace {
 WorldRanks world;  // set once the runtime has started
+bool working = false;  // workStarts() was called
+std::streambuf* errors = nullptr;  // stderr, kept on ranks other than 0 (muted there)
+
+// Before MPI starts: this process's rank as the launcher tells it (Open MPI, MPICH, Slurm's
+// PMI), so that only rank 0 reports a mistake on the command line.
+int launcherRank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  }
+  return 0;
 }
+}  // namespace
 WorldRanks worldRanks() { return world; }
+
+void workStarts() { working = true; }
+
+void checkOnEveryRank(const std::function<void()>& check) {
+  std::string problem;
+  try {
+    check();
+  } catch (const UserError& e) {
+    if (world.ranks == 1) throw;
+    problem = e.what();
+  } catch (const std::invalid_argument& e) {
+    if (world.ranks == 1) throw;
+    problem = reason(e);
+  }
+#if KFIELD_ENABLE_MPI
+  if (world.ranks > 1) {
+    try {
+      kfield::impl::failOnEveryRank("kfield", problem, MPI_COMM_WORLD);
+    } catch (const std::invalid_argument& e) {
+      throw UserError(reason(e));
+    }
+  }
+#endif
+}
+
+namespace {
+// --threads, and the environment's thread counts Kokkos reads when it is not given: at most the
+// machine's processing units (more fail inside the OpenMP runtime), whole numbers.
+void requireThreadsFit(int threads) {
+  std::vector<std::pair<std::string, std::string>> asked;  // (what, value)
+  if (threads > 0) asked.emplace_back("--threads ", std::to_string(threads));
+  for (const char* name : {"KOKKOS_NUM_THREADS", "OMP_NUM_THREADS"}) {
+    const char* value = std::getenv(name);
+    if (threads == 0 && value && *value) asked.emplace_back(std::string(name) + "=", value);
+  }
+  if (asked.empty()) return;
+  const int pus = kfield::readTopology().pus;
+  for (const auto& [what, value] : asked) {
+    // OMP_NUM_THREADS may list nested levels ("4,2"): the first is the one that runs.
+    const std::string first = value.substr(0, value.find(','));
+    long long n = 0;
+    const auto parsed = std::from_chars(first.data(), first.data() + first.size(), n);
+    if (parsed.ec != std::errc() || parsed.ptr != first.data() + first.size() || n < 1) {
+      throw UserError(what + "'" + kfield::impl::printable(value) + "' is not a whole number >= 1");
+    }
+    if (pus > 0 && n > pus) {
+      throw UserError(what + first + " is more than this machine's " + std::to_string(pus) +
+                      " processing units");
+    }
+  }
+}
+}  // namespace
 
 int refusalsAsUserErrors(const std::function<int()>& body, const std::string& whatWasAsked) {
   try {
@@ -48,13 +121,14 @@ int main(int argc, char* argv[]) {
   // Set after the subcommands exist, which keep refusing extras: what none of them takes
   // comes back here, to be named in one line below.
   app.allow_extras();
+  requireExactNumbers(app);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "kfield: " << e.what() << " (see kfield --help)\n";
+    if (launcherRank() == 0) std::cerr << "kfield: " << e.what() << " (see kfield --help)\n";
     return kExitUsage;
   }
 
@@ -62,6 +136,7 @@ int main(int argc, char* argv[]) {
   for (const Command& command : commands) {
     if (command.parser->parsed()) chosen = &command;
   }
+  if (launcherRank() != 0) errors = std::cerr.rdbuf(nullptr);  // a mistake below: rank 0 says it
   if (!app.remaining().empty()) {
     const std::string first = app.remaining().front();
     const bool option = first.rfind('-', 0) == 0;
@@ -79,26 +154,46 @@ int main(int argc, char* argv[]) {
   std::optional<kfield::Runtime> runtime;
   // One write per message: under mpiexec, lines from other processes can land between writes.
   const auto report = [](const std::string& line) { std::cerr << ("kfield: " + line + "\n"); };
-  try {
-    const int pus = threads > 0 ? kfield::readTopology().pus : 0;
-    if (pus > 0 && threads > pus) {
-      throw UserError("--threads " + std::to_string(threads) + " is more than this machine's " +
-                      std::to_string(pus) + " processing units");
+  // A failure once the ranks work together: said by the rank that had it, and the whole job
+  // ends with its code (the other ranks may be waiting for this one).
+  const auto endTogether = [](const std::string& line, int code) {
+#if KFIELD_ENABLE_MPI
+    if (world.ranks > 1 && working) {
+      if (world.rank != 0 && errors) {
+        std::cerr.rdbuf(errors);
+        std::cerr << ("kfield: " + line + " (rank " + std::to_string(world.rank) + ")\n") << std::flush;
+      }
+      MPI_Abort(MPI_COMM_WORLD, code);
     }
-    runtime.emplace(kfield::RuntimeOptions{threads});
+#else
+    (void)line, (void)code;
+#endif
+  };
+  try {
+    requireThreadsFit(threads);
+    // MPI only under an MPI launcher: a singleton's MPI start-up (a daemon) would be most of
+    // a small run's time.
+    runtime.emplace(kfield::RuntimeOptions{threads, kfield::launchedByMpi()});
     // Under mpirun every rank runs the command; rank 0 alone speaks (its errors are every
     // rank's: they all check the same options).
     world = {runtime->rank(), runtime->ranks()};
     if (runtime->rank() != 0) {
       std::cout.rdbuf(nullptr);
-      std::cerr.rdbuf(nullptr);
+      std::streambuf* was = std::cerr.rdbuf(nullptr);
+      if (!errors) errors = was;
+    } else if (errors) {
+      std::cerr.rdbuf(errors);  // the launcher's rank was not MPI's
     }
     return chosen->run();
   } catch (const UserError& e) {
     report(e.what());
+    std::cerr.flush();
+    endTogether(e.what(), kExitUsage);
     return kExitUsage;
   } catch (const std::exception& e) {
     report(std::string("internal error: ") + e.what());
+    std::cerr.flush();
+    endTogether(std::string("internal error: ") + e.what(), kExitInternal);
     return kExitInternal;
   }
 }

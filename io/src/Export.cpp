@@ -1,6 +1,7 @@
 #include "kfield/io/Export.hpp"
 
 #include "Format.hpp"
+#include "kfield/io/PartialFile.hpp"
 #include "kfield/io/Restart.hpp"
 #include "kfield/impl/Sizes.hpp"
 
@@ -9,11 +10,18 @@
 namespace kfield::io {
 
 struct SimulationExport::Writer {
-  explicit Writer(const std::string& path) : out(path, 1) {}
-  impl::AtomicFile out;
-  std::int64_t devices = 0, components = 1, samples = 0, snapshots = 0;
-  std::optional<impl::Dataset> field, rounds, time, positions;
-  std::optional<Network> network;  // shares the caller's arrays
+  explicit Writer(const std::string& path) : partial(path), file(impl::File::overwrite(partial.partialPath())) {}
+  ~Writer() { file = impl::File::closed(); }  // closed before the partial file goes
+  PartialFile partial;  // declared first: destroyed last
+  impl::File file;
+  std::int64_t devices = 0, components = 1, samples = 0, snapshots = 0, committed = 0, commits = 0;
+  std::optional<impl::Dataset> field, rounds, commitRecord, time, positions;
+  std::vector<std::int64_t> pendingRounds;  // appended, not yet committed
+  std::optional<Network> network;           // shares the caller's arrays
+  const TracedProgram* carryOf = nullptr;
+  RunInputs inputs;
+  std::optional<impl::RestartSlots> restart;
+  bool single = false;  // in HDF5's single-writer mode (after the first commit)
 };
 
 namespace {
@@ -58,13 +66,14 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   }
   writer_ = std::make_unique<Writer>(path);
   Writer& w = *writer_;
-  const impl::File& file = w.out.file();
+  const impl::File& file = w.file;
   impl::writeHeader(file, "simulation-export");
   writeNetwork(file, network);
   const impl::Group sim = file.createGroup("simulation");
   sim.setAttribute("program", program);
   sim.setAttribute("samples", samples);
   sim.setAttribute("components", components);
+  sim.setAttribute("carry", std::int64_t(contents.carryOf ? 1 : 0));
   const impl::Group fields = file.createGroup("fields");
   const std::uint64_t n = kfield::impl::product({static_cast<std::uint64_t>(network.devices()),
                                          static_cast<std::uint64_t>(components)});
@@ -72,8 +81,10 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   // One chunk per snapshot (up to 2^20 values): a reader takes one round without the others.
   // Chunks of about 2^17 values (1 MiB), compressed on every host thread.
   impl::Storage snapshots{std::uint64_t(1) << 17, true, deflate, true};
+  snapshots.chunkRows = 1;  // one snapshot deep, also when a snapshot is small
   w.field.emplace(fields.create<double>(field, {0, n, b}, snapshots));
   w.rounds.emplace(sim.create<std::int64_t>("rounds", {0}, {4096, true, 0, true}));
+  w.commitRecord.emplace(sim.create<std::int64_t>("commits", {0}, {4096, true, 0, true}));
   const auto devices = static_cast<std::uint64_t>(network.devices());
   if (contents.time) w.time.emplace(fields.create<double>("time", {0, devices, b}, snapshots));
   if (contents.positions) {
@@ -83,6 +94,8 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   w.components = components;
   w.network = network;
   w.samples = samples;
+  w.carryOf = contents.carryOf;
+  w.inputs = contents.inputs;
 }
 
 SimulationExport::~SimulationExport() = default;
@@ -118,8 +131,6 @@ void SimulationExport::append(std::int64_t round, const HostPlane& field, const 
   const auto t = static_cast<std::uint64_t>(w.snapshots);
   w.field->extend(t + 1);
   w.field->writeRows(field.data(), t, 1);
-  w.rounds->extend(t + 1);
-  w.rounds->writeRows(&round, t, 1);
   if (w.time) {
     w.time->extend(t + 1);
     w.time->writeRows(more.times.data(), t, 1);
@@ -130,13 +141,63 @@ void SimulationExport::append(std::int64_t round, const HostPlane& field, const 
     w.positions->extend(t + 1);
     w.positions->writeRows(xy.data(), t, 1);
   }
+  w.pendingRounds.push_back(round);
   ++w.snapshots;
 }
 
-void SimulationExport::restart(const TracedProgram& program, const SimulationCarry& carry) {
-  impl::writeRestart(writer_->out.file(), program, *writer_->network, carry);
+// A commit, in the order a reader relies on: the carry into the slot the last commit did not
+// use, then the snapshots' rounds, then the commit's record (how many snapshots it covers),
+// each flushed before the next, so that a kill at any moment leaves the last recorded commit
+// whole. The first commit creates /restart, starts HDF5's single-writer mode and renames the
+// file into place.
+void SimulationExport::commit(const SimulationCarry* carry) {
+  Writer& w = *writer_;
+  if (w.carryOf && !carry) {
+    throw FileError("kfield::io::SimulationExport::commit", w.partial.path(),
+                    "this export keeps the run's carry: commit it with the carry (sim.carry())");
+  }
+  if (w.carryOf && std::int64_t(carry->rounds.size()) != w.samples) {
+    throw FileError("kfield::io::SimulationExport::commit", w.partial.path(),
+                    "a carry of " + std::to_string(carry->rounds.size()) + " samples, expected " + std::to_string(w.samples));
+  }
+  if (w.carryOf && !w.restart) w.restart = impl::createRestart(w.file, *w.carryOf, *w.network, *carry, w.inputs);
+  if (w.carryOf) {
+    impl::writeCarry(*w.restart, int(w.commits % 2), *carry);
+    w.file.flush();
+  }
+  const auto t = static_cast<std::uint64_t>(w.committed), k = static_cast<std::uint64_t>(w.pendingRounds.size());
+  if (k > 0) {
+    w.rounds->extend(t + k);
+    w.rounds->writeRows(w.pendingRounds.data(), t, k);
+    w.file.flush();
+  }
+  const std::int64_t covered = w.snapshots;
+  w.commitRecord->extend(std::uint64_t(w.commits) + 1);
+  w.commitRecord->writeRows(&covered, std::uint64_t(w.commits), 1);
+  w.file.flush();
+  if (!w.single) {
+    w.file.startSwmr();
+    w.single = true;
+    w.partial.publish();
+  } else {
+    w.partial.sync();
+  }
+  ++w.commits;
+  w.committed = covered;
+  w.pendingRounds.clear();
 }
 
-void SimulationExport::finish() { writer_->out.commit(); }
+void SimulationExport::finish() {
+  Writer& w = *writer_;
+  if (w.commits == 0 || !w.pendingRounds.empty()) {
+    if (w.carryOf) {
+      throw FileError("kfield::io::SimulationExport::finish", w.partial.path(),
+                      "snapshots not committed with the run's carry: commit(sim.carry()) before finish()");
+    }
+    commit(nullptr);
+  }
+  w.file.close();
+  w.partial.close();
+}
 
 }  // namespace kfield::io

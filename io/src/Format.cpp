@@ -30,6 +30,12 @@ void writeHeader(const File& file, const std::string& kind) {
 std::string kindOf(const File& file) {
   const auto names = file.attributeNames();
   auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+  // The version first (an integer): a version-1 file's strings are variable-length, which
+  // this kfield does not read.
+  if (has("format") && has("format_version") && file.intAttribute("format_version") == 1) {
+    file.fail("format version 1 (variable-length strings, metadata without checksums), written by "
+              "an older kfield; this kfield reads version " + std::to_string(kFormatVersion) + " only: write it again");
+  }
   if (!has("format") || file.stringAttribute("format") != "kfield") {
     file.fail("an HDF5 file, but not one kfield wrote (no format = \"kfield\" attribute)");
   }
@@ -64,35 +70,6 @@ Provenance readProvenance(const File& file) {
 }
 
 namespace {
-
-[[noreturn]] void systemFailure(const std::string& path, const std::string& what) {
-  throw FileError("kfield::io", path, what + " (" + std::strerror(errno) + ")");
-}
-
-void syncPath(const std::string& path, bool directory) {
-  const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
-  if (fd < 0) systemFailure(path, "cannot open it to flush it to disk");
-  const int synced = ::fsync(fd);
-  ::close(fd);
-  if (synced != 0) systemFailure(path, "cannot flush it to disk");
-}
-
-std::string folderOf(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
-bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
-
-}  // namespace
-
-namespace {
-void checkKeep(const std::string& path, int keep) {
-  if (keep < 1) {
-    throw FileError("kfield::io", path, "keep = " + std::to_string(keep) + " (must be >= 1)");
-  }
-}
-
 // The version about to be replaced leaves the page cache first (its pages are clean: every
 // version was synced when written): the new one is written beside it, and holding both in
 // memory made writing the new one markedly slower (bench_io's Checkpoint/Write: about 1.5x).
@@ -105,36 +82,17 @@ void dropCached(const std::string& path) {
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path, int keep)
-    : path_((checkKeep(path, keep), dropCached(path), std::move(path))), keep_(keep),
-      file_(File::overwrite(path_ + ".partial")) {}
+    : keep_(keep), partial_((dropCached(path), std::move(path))), file_(File::overwrite(partial_.partialPath())) {
+  if (keep < 1) throw FileError("kfield::io", partial_.path(), "keep = " + std::to_string(keep) + " (must be >= 1)");
+}
 
 AtomicFile::~AtomicFile() {
-  if (committed_) return;
-  file_ = File::closed();
-  std::remove((path_ + ".partial").c_str());
+  file_ = File::closed();  // before the partial file is removed (PartialFile's destructor)
 }
 
 void AtomicFile::commit() {
-  const std::string partial = path_ + ".partial";
   file_.close();
-  syncPath(partial, false);
-  auto version = [&](int j) { return path_ + "." + std::to_string(j); };
-  if (keep_ >= 2 && exists(path_)) {
-    for (int j = keep_ - 1; j >= 2; --j) {
-      if (exists(version(j - 1)) && std::rename(version(j - 1).c_str(), version(j).c_str()) != 0) {
-        systemFailure(version(j), "cannot keep the previous version");
-      }
-    }
-    std::remove(version(1).c_str());
-    if (::link(path_.c_str(), version(1).c_str()) != 0) {
-      systemFailure(version(1), "cannot keep the previous version");
-    }
-  }
-  if (std::rename(partial.c_str(), path_.c_str()) != 0) {
-    systemFailure(path_, "cannot rename " + partial + " over it");
-  }
-  syncPath(folderOf(path_), true);
-  committed_ = true;
+  partial_.commit(keep_);
 }
 
 void writeAtomically(const std::string& path, int keep, const std::function<void(File&)>& body) {

@@ -1,5 +1,6 @@
 #include "Hdf5.hpp"
 
+#include "kfield/impl/Printable.hpp"
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/rt/Topology.hpp"
 
@@ -71,9 +72,14 @@ std::string describeDims(const std::vector<std::uint64_t>& dims) {
   return out + "]";
 }
 
-Id stringType() {
+// Strings are stored fixed-length (never variable-length: those live in a global heap whose
+// damage HDF5 does not survive), with at most this many bytes.
+constexpr std::size_t kMaxStringBytes = std::size_t(1) << 20;
+
+Id stringType(std::size_t bytes) {
   Id t(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(t.get(), H5T_VARIABLE);
+  H5Tset_size(t.get(), std::max<std::size_t>(bytes, 1));
+  H5Tset_strpad(t.get(), H5T_STR_NULLPAD);
   H5Tset_cset(t.get(), H5T_CSET_UTF8);
   return t;
 }
@@ -92,7 +98,20 @@ std::string hdf5Message() {
       },
       &innermost);
   H5Eclear2(H5E_DEFAULT);
-  return innermost.empty() ? "HDF5 gave no reason" : innermost;
+  if (innermost.empty()) return "HDF5 gave no reason";
+  // A failed system call: HDF5's own message spans lines and lists buffers; the system's
+  // words say it ("file write failed: File too large").
+  const std::string quoted = "error message = '";
+  const auto at = innermost.find(quoted);
+  if (at != std::string::npos) {
+    const auto end = innermost.find('\'', at + quoted.size());
+    const auto colon = innermost.find(':');
+    return innermost.substr(0, colon) + ": " + innermost.substr(at + quoted.size(), end - at - quoted.size());
+  }
+  for (char& c : innermost) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return kfield::impl::printable(innermost, 1000);
 }
 
 const char* typeName(Type type) {
@@ -132,7 +151,7 @@ std::string Group::child(const std::string& name) const {
 
 bool Group::has(const std::string& name) const {
   const htri_t found = H5Lexists(id_.get(), name.c_str(), H5P_DEFAULT);
-  if (found < 0) hdf5Message();
+  if (found < 0) fail("cannot look up " + child(name) + " (" + hdf5Message() + ")");
   return found > 0;
 }
 
@@ -151,7 +170,7 @@ Group Group::group(const std::string& name) const {
 
 std::vector<std::string> Group::members() const {
   std::vector<std::string> names;
-  H5Literate(
+  const herr_t walked = H5Literate(
       id_.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
       // H5L_info_t in HDF5 1.10, H5L_info2_t from 1.12: the lambda takes either.
       [](hid_t, const char* name, const auto*, void* out) -> herr_t {
@@ -159,28 +178,35 @@ std::vector<std::string> Group::members() const {
         return 0;
       },
       &names);
+  if (walked < 0) fail("cannot list its members (" + hdf5Message() + ")");
   return names;
 }
 
 std::vector<std::string> Group::attributeNames() const {
   std::vector<std::string> names;
-  H5Aiterate2(
+  const herr_t walked = H5Aiterate2(
       id_.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
       [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
         static_cast<std::vector<std::string>*>(out)->push_back(name);
         return 0;
       },
       &names);
+  if (walked < 0) fail("cannot list its attributes (" + hdf5Message() + ")");
   return names;
 }
 
 void Group::setAttribute(const std::string& name, const std::string& value) const {
-  Id type = stringType();
+  if (value.size() > kMaxStringBytes) {
+    fail("attribute " + name + " of " + std::to_string(value.size()) + " bytes (at most " +
+         std::to_string(kMaxStringBytes) + ")");
+  }
+  Id type = stringType(value.size());
   Id space = scalarSpace();
   Id a(H5Acreate2(id_.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
        H5Aclose);
-  const char* text = value.c_str();
-  if (a.get() < 0 || H5Awrite(a.get(), type.get(), &text) < 0) {
+  std::string padded = value;
+  padded.resize(std::max<std::size_t>(value.size(), 1), '\0');
+  if (a.get() < 0 || H5Awrite(a.get(), type.get(), padded.data()) < 0) {
     fail("cannot write attribute " + name + " (" + hdf5Message() + ")");
   }
 }
@@ -227,20 +253,17 @@ Id openAttribute(const Group& g, hid_t where, const std::string& name, H5T_class
 std::string Group::stringAttribute(const std::string& name) const {
   Id a = openAttribute(*this, id_.get(), name, H5T_STRING, "string");
   Id stored(H5Aget_type(a.get()), H5Tclose);
-  if (H5Tis_variable_str(stored.get()) > 0) {
-    Id type = stringType();
-    char* text = nullptr;
-    if (H5Aread(a.get(), type.get(), &text) < 0) {
-      fail("cannot read attribute " + name + " (" + hdf5Message() + ")");
-    }
-    std::string out = text ? text : "";
-    H5free_memory(text);
-    return out;
+  if (H5Tis_variable_str(stored.get()) != 0) {
+    fail("attribute " + name + " is a variable-length string: kfield writes and reads fixed-length "
+         "strings only (a file of format version 1, or not written by kfield)");
   }
-  const std::size_t size = H5Tget_size(stored.get());  // a fixed-length string
+  const std::size_t size = H5Tget_size(stored.get());
+  if (size == 0 || size > kMaxStringBytes) {
+    fail("attribute " + name + " is a string of " + std::to_string(size) + " bytes (at most " +
+         std::to_string(kMaxStringBytes) + ")");
+  }
   std::string out(size, '\0');
-  Id type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(type.get(), size);
+  Id type = stringType(size);
   if (H5Aread(a.get(), type.get(), out.data()) < 0) {
     fail("cannot read attribute " + name + " (" + hdf5Message() + ")");
   }
@@ -301,7 +324,8 @@ Dataset Group::create(const std::string& name, const std::vector<std::uint64_t>&
   if (!storage.contiguous && (storage.extendable || (!d.empty() && d[0] * rowElements > 0))) {
     std::vector<hsize_t> chunk(d);
     for (auto& c : chunk) c = std::max<hsize_t>(c, 1);
-    chunk[0] = std::max<hsize_t>(1, storage.chunkElements / std::max<std::uint64_t>(rowElements, 1));
+    chunk[0] = storage.chunkRows > 0 ? storage.chunkRows
+                                     : std::max<hsize_t>(1, storage.chunkElements / std::max<std::uint64_t>(rowElements, 1));
     if (!storage.extendable) chunk[0] = std::min<hsize_t>(chunk[0], d[0]);
     if (chunk.size() >= 2 && rowElements > storage.chunkElements) {  // rows too big: split them
       const std::uint64_t inner = rowElements / std::max<hsize_t>(d[1], 1);
@@ -372,6 +396,47 @@ void Dataset::requireFits(std::uint64_t elementBytes, std::uint64_t rows) const 
     fail(std::string(part == dims_ ? "its " : "the share's ") + describeDims(part) +
          " values need " + kfield::impl::bytesText(bytes) + ", but this machine's memory is " +
          kfield::impl::bytesText(limit));
+  }
+}
+
+void Dataset::requireStored(std::uint64_t first, std::uint64_t rows) const {
+  if (elements() == 0 || rows == 0) return;
+  Id dcpl(H5Dget_create_plist(id_.get()), H5Pclose);
+  const H5D_layout_t layout = H5Pget_layout(dcpl.get());
+  if (layout == H5D_CHUNKED) {
+    std::vector<hsize_t> chunk(dims_.size());
+    if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) != static_cast<int>(chunk.size())) {
+      fail("its chunks cannot be read (" + hdf5Message() + ")");
+    }
+    for (hsize_t c : chunk) {
+      if (c == 0) fail("has a chunk dimension of 0");
+    }
+    // Every chunk the rows touch, in order: the first one never written is named.
+    std::vector<hsize_t> at(dims_.size(), 0);
+    at[0] = first / chunk[0] * chunk[0];
+    while (at[0] < first + rows) {
+      unsigned mask = 0;
+      haddr_t address = HADDR_UNDEF;
+      hsize_t size = 0;
+      if (H5Dget_chunk_info_by_coord(id_.get(), at.data(), &mask, &address, &size) < 0 || address == HADDR_UNDEF) {
+        hdf5Message();
+        fail("the chunk at " + describeDims(std::vector<std::uint64_t>(at.begin(), at.end())) + " of its shape " +
+             describeDims(dims_) + " was never written");
+      }
+      std::size_t j = at.size();
+      while (j-- > 0) {  // the next chunk, last dimension fastest
+        at[j] += chunk[j];
+        if (j == 0 || at[j] < dims_[j]) break;
+        at[j] = 0;
+      }
+    }
+  } else if (layout == H5D_CONTIGUOUS) {
+    Id type(H5Dget_type(id_.get()), H5Tclose);
+    const std::uint64_t bytes = kfield::impl::product({elements(), H5Tget_size(type.get())});
+    if (H5Dget_storage_size(id_.get()) != bytes) {
+      fail("stores " + std::to_string(H5Dget_storage_size(id_.get())) + " bytes of the " + std::to_string(bytes) +
+           " its shape " + describeDims(dims_) + " needs");
+    }
   }
 }
 
@@ -503,11 +568,22 @@ File File::open(const std::string& path) {
     return refuse(errno == ENOENT ? "no such file" : std::string(std::strerror(errno)));
   }
   if (S_ISDIR(st.st_mode)) return refuse("is a directory, not an HDF5 file");
+  if (!S_ISREG(st.st_mode)) return refuse("is not a regular file (a device, a FIFO or a socket), not an HDF5 file");
   if (::access(path.c_str(), R_OK) != 0) return refuse("permission denied (cannot read it)");
   const htri_t isHdf5 = H5Fis_hdf5(path.c_str());
   if (isHdf5 == 0) return refuse("not an HDF5 file");
   if (isHdf5 < 0) return refuse("not a readable HDF5 file (HDF5: " + hdf5Message() + ")");
-  Id f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  // As a single-writer/multiple-reader reader first: a file whose writer was killed mid-run
+  // (an export committed snapshot by snapshot) still says it is open for writing.
+  // One attempt at each piece of metadata: a reader of a file being written would retry a
+  // checksum mismatch for seconds, but a damaged file stays damaged.
+  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_metadata_read_attempts(fapl.get(), 1);
+  Id f(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl.get()), H5Fclose);
+  if (f.get() < 0) {
+    hdf5Message();
+    f = Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  }
   if (f.get() < 0) {
     return refuse("truncated or damaged HDF5 file (HDF5: " + hdf5Message() + ")");
   }
@@ -520,6 +596,13 @@ File File::overwrite(const std::string& path) {
   // page cache rather than pages shifted by a few bytes.
   Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_alignment(fapl.get(), 1 << 16, 4096);
+  // The file format of HDF5 1.10, in every HDF5 release that writes it: every piece of
+  // metadata (superblock, object headers, chunk indexes) carries a checksum that HDF5 checks
+  // when it reads it, so a damaged byte is refused rather than followed.
+  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V110, H5F_LIBVER_V110);
+  // The writer holds its own lock (PartialFile); HDF5's, taken after it truncates, would
+  // refuse a second writer only after damaging the first one's file.
+  H5Pset_file_locking(fapl.get(), false, true);
   Id f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
   if (f.get() < 0) {
     const std::string why = hdf5Message();
@@ -528,6 +611,14 @@ File File::overwrite(const std::string& path) {
                         "HDF5: " + why + ")");
   }
   return File(std::move(f), path, "/");
+}
+
+void File::flush() const {
+  if (H5Fflush(id_.get(), H5F_SCOPE_GLOBAL) < 0) fail("cannot flush it (" + hdf5Message() + ")");
+}
+
+void File::startSwmr() const {
+  if (H5Fstart_swmr_write(id_.get()) < 0) fail("cannot start writing it snapshot by snapshot (" + hdf5Message() + ")");
 }
 
 void File::close() {

@@ -53,6 +53,7 @@ struct Storage {
   int deflate = 0;
   bool extendable = false;  // the first dimension grows (Dataset::extend)
   bool contiguous = false;  // no chunks (and so no checksum or compression): scratch data
+  std::uint64_t chunkRows = 0;  // rows of the first dimension a chunk holds; 0: as many as fit
 };
 
 class Dataset;
@@ -98,12 +99,17 @@ class Group {
 class Dataset {
  public:
   const std::string& path() const { return path_; }
+  [[noreturn]] void fail(const std::string& what) const;  // "FILE: PATH: what"
   std::vector<std::uint64_t> dims() const { return dims_; }
   std::uint64_t elements() const;  // saturates instead of overflowing
   // Refuses, naming the dataset, one whose values (of `elementBytes` each) would not fit in
   // this machine's memory: called before anything sized by the file is allocated.
   void requireFits(std::uint64_t elementBytes) const;
   void requireFits(std::uint64_t elementBytes, std::uint64_t rows) const;  // `rows` rows of it
+  // Refuses a dataset some of whose rows [first, first + rows) were never written (chunks
+  // missing, contiguous storage smaller than its shape): kfield writes every value it keeps, a
+  // crafted file may declare 2^40 rows and hold none.
+  void requireStored(std::uint64_t first, std::uint64_t rows) const;
   Type type() const;  // refuses a type kfield does not store
   bool checksummed() const;
   // Refuses (naming the dataset) another type or another shape.
@@ -122,7 +128,6 @@ class Dataset {
  private:
   friend class Group;
   Dataset(Id id, const Group& at, std::string path);
-  [[noreturn]] void fail(const std::string& what) const;
   struct Rows {
     Id file, memory;
   };
@@ -151,6 +156,11 @@ class File : public Group {
   static File overwrite(const std::string& path);  // creates it, truncating one of that name
   static File closed() { return File(Id(), "", "/"); }  // no file
   void close();  // flushes and closes, reporting a failure (a destructor cannot)
+  void flush() const;  // everything written so far, to the file (not yet to disk)
+  // From here on HDF5 orders its writes so that the file is whole after every flush, also when
+  // the writer is killed (single-writer/multiple-reader mode): objects are no longer created,
+  // datasets only grow and are written. open() reads such a file, finished or not.
+  void startSwmr() const;
 
  private:
   using Group::Group;

@@ -2,12 +2,17 @@
 // refuses by name).
 #include "kfield/io/NetworkFile.hpp"
 
+#include <sys/stat.h>
+
 #include <fstream>
 
 namespace kfield::io {
 
 bool specNamesHdf5File(const std::string& spec) {
   if (spec.rfind("edges:", 0) != 0) return false;
+  struct stat st {};
+  // Only a regular file is opened here (a FIFO would block): the edge list's reader names the rest.
+  if (::stat(spec.c_str() + 6, &st) != 0 || !S_ISREG(st.st_mode)) return false;
   std::ifstream in(spec.substr(6), std::ios::binary);
   char signature[8] = {};
   in.read(signature, 8);

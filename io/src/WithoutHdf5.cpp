@@ -31,7 +31,7 @@ Network readNetwork(const std::string& path) { noHdf5("kfield::io::readNetwork",
 std::int64_t readNetworkDevices(const std::string& path) { noHdf5("kfield::io::readNetworkDevices", path); }
 NetworkPart readNetworkPart(const std::string& path, IndexRange) { noHdf5("kfield::io::readNetworkPart", path); }
 SimulationCarry loadRestart(const std::string& path, const TracedProgram&, const Network&,
-                            std::int64_t) {
+                            std::int64_t, const RunInputs&) {
   noHdf5("kfield::io::loadRestart", path);
 }
 
@@ -55,7 +55,7 @@ SimulationExport::SimulationExport(const std::string& path, const Network&, cons
 SimulationExport::~SimulationExport() = default;
 void SimulationExport::append(std::int64_t, const HostPlane&, const Snapshot&) {}
 std::int64_t SimulationExport::snapshots() const { return 0; }
-void SimulationExport::restart(const TracedProgram&, const SimulationCarry&) {}
+void SimulationExport::commit(const SimulationCarry*) {}
 void SimulationExport::finish() {}
 
 }  // namespace kfield::io

@@ -21,11 +21,16 @@ path = sys.argv[1]
 width, height, samples = (int(a) for a in sys.argv[2:5])
 expected_rounds = [int(a) for a in sys.argv[5:]]
 n = width * height
+def text(value):
+    """A string attribute: kfield stores fixed-length UTF-8 strings, which h5py reads as bytes."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
 with h5py.File(path, "r") as f:
-    assert f.attrs["format"] == "kfield", f.attrs["format"]
-    assert f.attrs["format_version"] == 1
-    assert f.attrs["kind"] == "simulation-export"
-    assert f["simulation"].attrs["program"] == "hop-gradient"
+    assert text(f.attrs["format"]) == "kfield", f.attrs["format"]
+    assert f.attrs["format_version"] == 2
+    assert text(f.attrs["kind"]) == "simulation-export"
+    assert text(f["simulation"].attrs["program"]) == "hop-gradient"
     rounds = list(f["simulation/rounds"][:])
     assert rounds == expected_rounds, rounds
     out = f["fields/output"]

@@ -2,10 +2,15 @@
 #include "BuildRows.hpp"
 #include "PartFromRows.hpp"
 
+#include "kfield/impl/Printable.hpp"
 #include "kfield/net/NetworkPart.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -26,7 +31,7 @@ std::int64_t deviceId(const std::string& word, const std::string& where) {
                       std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
   const std::int64_t id = digits ? std::stoll(word) : -1;
   if (id < 0 || id >= kMaxDevices) {
-    fail(where + "device id '" + word + "' is not a whole number in [0, " +
+    fail(where + "device id '" + impl::printable(word) + "' is not a whole number in [0, " +
          std::to_string(kMaxDevices) + ")");
   }
   return id;
@@ -47,36 +52,59 @@ double edgeLength(const std::string& word, const std::string& where) {
     }
   }
   if (!decimal || used != word.size() || !(length >= 0.0) || !std::isfinite(length)) {
-    fail(where + "length '" + word + "' is not a finite decimal number >= 0");
+    fail(where + "length '" + impl::printable(word) + "' is not a finite decimal number >= 0");
   }
   return length;
 }
 
+// Longer lines are refused: an edge line is two ids and a length.
+constexpr std::size_t kMaxLineBytes = 4096;
+
 // f(a, b, length, line) for every edge line of the file (a, b: as written), each line checked.
+// Only a regular file is read (a FIFO or a device could block or never end), line by line.
 template <class F>
 void forEachEdgeLine(const std::string& path, F&& f) {
-  std::ifstream in(path);
-  if (!in) fail("cannot open '" + path + "'");
+  const std::string shown = "'" + impl::printable(path, 4096) + "'";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) fail("cannot open " + shown + " (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) fail(shown + " is a folder, not an edge list");
+  if (!S_ISREG(st.st_mode)) fail(shown + " is not a regular file (a device, a FIFO or a socket), not an edge list");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("cannot open " + shown);
   std::string text;
+  std::vector<char> buffer(kMaxLineBytes + 1);
   bool any = false;
-  for (std::int64_t line = 1; std::getline(in, text); ++line) {
-    const std::string where = path + ":" + std::to_string(line) + ": ";
+  for (std::int64_t line = 1;; ++line) {
+    in.getline(buffer.data(), std::streamsize(buffer.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (in.fail() && !in.eof() && got + 1 >= buffer.size()) {
+      fail(impl::printable(path, 4096) + ":" + std::to_string(line) + ": a line longer than " +
+           std::to_string(kMaxLineBytes) + " bytes: not an edge list");
+    }
+    if (got == 0 && in.eof()) break;
+    if (in.bad()) fail("cannot read " + shown);
+    text.assign(buffer.data(), got > 0 && !in.eof() ? got - 1 : got);  // gcount counts the newline
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    const std::string where = impl::printable(path, 4096) + ":" + std::to_string(line) + ": ";
     const auto hash = text.find('#');
     if (hash != std::string::npos) text.erase(hash);
     std::istringstream fields(text);
     std::vector<std::string> words;
     for (std::string word; fields >> word;) words.push_back(word);
-    if (words.empty()) continue;  // blank or comment
-    if (words.size() < 2 || words.size() > 3) {
-      fail(where + "expected 'src dst [length]', got '" + text + "'");
+    if (!words.empty()) {  // else blank or comment
+      if (words.size() < 2 || words.size() > 3) {
+        fail(where + "expected 'src dst [length]', got '" + impl::printable(text) + "'");
+      }
+      const std::int64_t a = deviceId(words[0], where), b = deviceId(words[1], where);
+      const double length = words.size() == 3 ? edgeLength(words[2], where) : 1.0;
+      if (a == b) fail(where + "device " + std::to_string(a) + " is joined to itself");
+      any = true;
+      f(a, b, length, line);
     }
-    const std::int64_t a = deviceId(words[0], where), b = deviceId(words[1], where);
-    const double length = words.size() == 3 ? edgeLength(words[2], where) : 1.0;
-    if (a == b) fail(where + "device " + std::to_string(a) + " is joined to itself");
-    any = true;
-    f(a, b, length, line);
+    if (in.eof()) break;
+    in.clear();
   }
-  if (!any) fail("'" + path + "' lists no edge");
+  if (!any) fail(shown + " lists no edge");
 }
 
 struct Edge {  // undirected: a < b; directed: the arc a -> b (b hears a)
@@ -84,6 +112,16 @@ struct Edge {  // undirected: a < b; directed: the arc a -> b (b hears a)
   double length;
   std::int64_t line;
 };
+
+// Before the list of edges read so far doubles: refuses a file whose edges would not fit in
+// memory (twice: the list and its distinct edges) before they are read.
+void growEdges(std::vector<Edge>& edges, const char* who, const std::string& path) {
+  if (edges.size() < edges.capacity()) return;
+  const std::uint64_t next = std::max<std::uint64_t>(1024, 2 * edges.size());
+  checkNetworkBytes(who, "the edges of '" + impl::printable(path, 4096) + "' (" + std::to_string(edges.size()) + " read so far)",
+                    impl::product({next, 2 * sizeof(Edge)}));
+  edges.reserve(next);
+}
 
 // The distinct edges of `edges` (sorted by (a, b), then line), refusing repeats that disagree.
 std::vector<Edge> distinctEdges(std::vector<Edge> edges, const std::string& path) {
@@ -143,6 +181,7 @@ Network Network::fromEdgeList(const std::string& path, bool directed) {
   std::int64_t maxId = -1;
   forEachEdgeLine(path, [&](std::int64_t a, std::int64_t b, double length, std::int64_t line) {
     maxId = std::max({maxId, a, b});
+    growEdges(edges, "kfield::Network::fromEdgeList", path);
     edges.push_back(directed ? Edge{a, b, length, line} : Edge{std::min(a, b), std::max(a, b), length, line});
   });
   // Every device up to the largest id has a row: refuse ids that make that too large.
@@ -168,6 +207,7 @@ NetworkPart NetworkPart::fromEdgeList(const std::string& path, bool directed, In
   forEachEdgeLine(path, [&](std::int64_t a, std::int64_t b, double length, std::int64_t line) {
     maxId = std::max({maxId, a, b});
     if (directed ? mine(b) : mine(a) || mine(b)) {
+      growEdges(edges, who, path);
       edges.push_back(directed ? Edge{a, b, length, line} : Edge{std::min(a, b), std::max(a, b), length, line});
     }
   });

@@ -3,6 +3,8 @@
 
 #include "BuildRows.hpp"
 
+#include "kfield/impl/Printable.hpp"
+
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -23,7 +25,7 @@ auto naming(const std::string& spec, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const std::invalid_argument& e) {
-    impl::invalidArgument(kWho, "network '" + spec + "': " + reason(e));
+    impl::invalidArgument(kWho, "network '" + impl::printable(spec, 4096) + "': " + reason(e));
   }
 }
 
@@ -45,13 +47,13 @@ NetworkSpec::NetworkSpec(std::string spec) : text_(std::move(spec)) {
       } catch (const std::exception&) {
         used = 0;
       }
-      if (text.empty() || used != text.size()) fail(std::string(what) + " '" + text + "' is not a number");
+      if (text.empty() || used != text.size()) fail(std::string(what) + " '" + impl::printable(text) + "' is not a number");
       return value;
     };
     auto integer = [&](const std::string& text, const char* what) {
       const double value = number(text, what);
       if (value != std::floor(value) || value < 0 || value > 9.0e15) {
-        fail(std::string(what) + " '" + text + "' is not a whole number >= 0");
+        fail(std::string(what) + " '" + impl::printable(text) + "' is not a whole number >= 0");
       }
       return static_cast<std::int64_t>(value);
     };
@@ -73,6 +75,7 @@ NetworkSpec::NetworkSpec(std::string spec) : text_(std::move(spec)) {
       kind_ = Kind::RandomGeometric;
       count_ = integer(parts[1], "device count");
       radius_ = number(parts[2], "radius");
+      checkRadius(kWho, radius_);
       seed_ = parts.size() == 4 ? std::uint64_t(integer(parts[3], "seed")) : 1;
       order_ = hilbert ? DeviceOrder::Hilbert : DeviceOrder::Drawn;
       return;

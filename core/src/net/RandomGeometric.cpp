@@ -206,6 +206,7 @@ void checkRadius(const char* who, double radius) {
 Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order) {
   const char* who = "kfield::Network::randomGeometric";
   checkDevices(who, n);
+  checkRadius(who, radius);  // before a single point is drawn
   checkNetworkBytes(who, "a random geometric graph of " + std::to_string(n) + " devices",
                     networkBytes(std::uint64_t(n), std::uint64_t(n),
                                  // positions; along a curve also keys, order and moved positions

@@ -20,14 +20,23 @@ Runtime::Runtime(RuntimeOptions options) {
     impl::invalidArgument("kfield::Runtime",
                           "threads must be >= 0, got " + std::to_string(options.threads));
   }
-  start(nullptr, nullptr, options.threads);
+  start(nullptr, nullptr, options.threads, options.mpi);
 }
 
-void Runtime::start(int* argc, char*** argv, int threads) {
+bool launchedByMpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID"}) {
+    if (std::getenv(name)) return true;
+  }
+  return false;
+}
+
+void Runtime::start(int* argc, char*** argv, int threads, bool mpi) {
 #if KFIELD_ENABLE_MPI
   int started = 0;
   MPI_Initialized(&started);
-  if (!started) {
+  if (!started && !mpi) {
+    // One process, MPI left off.
+  } else if (!started) {
     int provided = 0;
     // Only the thread that calls MPI is the main one: kernels never call MPI.
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
@@ -35,8 +44,12 @@ void Runtime::start(int* argc, char*** argv, int threads) {
     }
     ownsMpi_ = true;
   }
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+  if (started || mpi) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+  }
+#else
+  (void)mpi;
 #endif
   if (!Kokkos::is_initialized()) {
     // Threads pinned one per place, as Kokkos recommends, unless the user chose otherwise.

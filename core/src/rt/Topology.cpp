@@ -43,15 +43,55 @@ std::string bytesText(std::uint64_t bytes) {
 
 }  // namespace
 
+namespace impl {
+
+std::uint64_t cgroupMemoryLimit(const std::string& cgroupFile, const std::string& mountRoot) {
+  std::uint64_t limit = 0;  // 0: none found
+  auto consider = [&](const std::string& file) {
+    std::ifstream in(file);
+    std::uint64_t value = 0;
+    if (in >> value && value > 0 && (limit == 0 || value < limit)) limit = value;  // "max": none
+  };
+  // The process's group and every group above it, up to the mount's root: the smallest limit
+  // on the way binds (a job's share of a node sits above the step's group).
+  auto walk = [&](const std::string& mount, std::string group, const char* name) {
+    while (true) {
+      consider(mount + (group == "/" ? "" : group) + "/" + name);
+      if (group.empty() || group == "/") break;
+      const auto slash = group.rfind('/');
+      group = slash == 0 || slash == std::string::npos ? "/" : group.substr(0, slash);
+    }
+  };
+  std::ifstream in(cgroupFile);
+  bool listed = false;
+  for (std::string line; std::getline(in, line);) {  // "ID:CONTROLLERS:PATH"
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = "," + line.substr(first + 1, second - first - 1) + ",";
+    const std::string group = line.substr(second + 1);
+    if (controllers == ",,") {  // cgroup v2: mounted alone, or beside v1 as "unified"
+      walk(mountRoot, group, "memory.max");
+      walk(mountRoot + "/unified", group, "memory.max");
+      listed = true;
+    } else if (controllers.find(",memory,") != std::string::npos) {  // cgroup v1
+      walk(mountRoot + "/memory", group, "memory.limit_in_bytes");
+      listed = true;
+    }
+  }
+  if (!listed) {  // no /proc/self/cgroup: the roots alone
+    consider(mountRoot + "/memory.max");
+    consider(mountRoot + "/memory/memory.limit_in_bytes");
+  }
+  return limit;
+}
+
+}  // namespace impl
+
 std::uint64_t hostMemoryBytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   std::uint64_t bytes = pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
-  for (const char* limit : {"/sys/fs/cgroup/memory.max",  // cgroup v2, then v1
-                            "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
-    std::ifstream in(limit);
-    std::uint64_t value = 0;
-    if (in >> value && value > 0 && (bytes == 0 || value < bytes)) bytes = value;  // "max": none
-  }
+  const std::uint64_t limit = impl::cgroupMemoryLimit("/proc/self/cgroup", "/sys/fs/cgroup");
+  if (limit > 0 && (bytes == 0 || limit < bytes)) bytes = limit;
   return bytes;
 }
 

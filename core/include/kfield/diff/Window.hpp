@@ -25,7 +25,7 @@ struct WindowPlan {
   idx_t steps = 0;
   idx_t window = 1;
 
-  idx_t count() const { return (steps + window - 1) / window; }
+  idx_t count() const { return steps == 0 ? 0 : (steps - 1) / window + 1; }  // no overflow at any window
   idx_t start(idx_t k) const { return k * window; }
   idx_t length(idx_t k) const { return std::min(window, steps - start(k)); }
   idx_t windowOf(idx_t j) const { return j / window; }

@@ -8,7 +8,13 @@ namespace kfield {
 
 struct RuntimeOptions {
   int threads = 0;  // host threads for OpenMP; 0 lets Kokkos decide (KOKKOS_NUM_THREADS, OMP_*)
+  // Start MPI (when built with it). A process no MPI launcher started may leave it off: one
+  // rank, and no MPI daemon started for a singleton (most of a short run's start-up).
+  bool mpi = true;
 };
+
+// Whether an MPI launcher (mpiexec, srun) started this process: its rank is in the environment.
+bool launchedByMpi();
 
 // Starts MPI and Kokkos unless already started, and stops what it started, in reverse order.
 // One per process, for the whole of main(); Kokkos cannot be started again once stopped.
@@ -26,7 +32,7 @@ class Runtime {
   int ranks() const { return ranks_; }  // MPI ranks in the world, 1 without MPI
 
  private:
-  void start(int* argc, char*** argv, int threads);
+  void start(int* argc, char*** argv, int threads, bool mpi = true);
   bool ownsMpi_ = false;
   bool ownsKokkos_ = false;
   int rank_ = 0;

@@ -25,9 +25,17 @@ struct Topology {
   std::string hwlocVersion;        // hwloc release kfield was built with
 };
 
-// The host memory this process may use: the machine's physical memory, or the cgroup's
-// limit (a batch job's share) when that is smaller. What a size is refused against.
+// The host memory this process may use: the machine's physical memory, or the smallest limit
+// of the process's own cgroup and those above it (a batch job's or a container's share, cgroup
+// v1 or v2) when that is smaller. What a size is refused against.
 std::uint64_t hostMemoryBytes();
+
+namespace impl {
+// The smallest memory limit on the way from the process's cgroups (as `cgroupFile`, the format
+// of /proc/self/cgroup, lists them) up to the root of the hierarchies mounted at `mountRoot`
+// (/sys/fs/cgroup): v2's memory.max, v1's memory.limit_in_bytes. 0 when none is set.
+std::uint64_t cgroupMemoryLimit(const std::string& cgroupFile, const std::string& mountRoot);
+}  // namespace impl
 
 // Reads the topology of this machine; throws std::runtime_error when hwloc cannot.
 Topology readTopology();

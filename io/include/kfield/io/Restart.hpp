@@ -10,13 +10,21 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kfield::io {
 
+// What a run was given besides its program, network and samples that changes its bits (the
+// command line's sources, say), as (name, value as text): kept in /restart (@input_NAME), so a
+// run resumed with other inputs, which no uninterrupted run would give, is refused by name.
+using RunInputs = std::vector<std::pair<std::string, std::string>>;
+
 // Throws FileError naming the file and the problem: not an export, no /restart, another
-// program or network (named), another sample count, a plane of another shape.
+// program or network (named), another sample count, other inputs (the first named), a plane
+// of another shape.
 SimulationCarry loadRestart(const std::string& path, const TracedProgram& program,
-                            const Network& network, std::int64_t samples);
+                            const Network& network, std::int64_t samples, const RunInputs& inputs = {});
 
 // The SHA-256 (hex) of the program's graph, operations and constants and of the network:
 // what a restart must match.
