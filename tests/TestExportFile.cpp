@@ -108,7 +108,7 @@ TEST(ExportFile, SnapshotsKeepClocksAndPlaces) {
   motion.radius = 1.5;
   BasicSimulation<Kokkos::DefaultHostExecutionSpace> sim(program, net, 2, Schedule{1.0, 0.5, 9}, motion);
   sim.sensor("source").set(0, true);
-  io::SimulationExport out(path, net, "hops", 2, "output", 1, 1, {true, true});
+  io::SimulationExport out(path, net, "hops", 2, "output", 1, 1, {true, true, nullptr, {}});
   std::vector<HostPlane> times;
   std::vector<std::pair<std::vector<double>, std::vector<double>>> places;
   for (int snapshot = 0; snapshot < 2; ++snapshot) {
@@ -258,7 +258,7 @@ TEST(ExportFile, RestartKeepsTheMotionAndTheSchedule) {
   const SimulationCarry carry = sim.carry();
   const std::string path = dir / "moving.h5";
   {
-    io::SimulationExport out(path, net, "hop-gradient", 2, "output", 1, 1, {false, false, &program});
+    io::SimulationExport out(path, net, "hop-gradient", 2, "output", 1, 1, {false, false, &program, {}});
     out.append(5, sim.output());
     out.commit(carry);
     out.finish();

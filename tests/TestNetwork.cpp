@@ -242,7 +242,11 @@ TEST_F(EdgeFile, BadLinesAreNamedByFileAndLine) {
   write("# nothing\n");
   EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: '" + path + "' lists no edge");
   std::remove(path.c_str());
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: cannot open '" + path + "'");
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: cannot open '" + path + "' (No such file or directory)");
+  write(std::string("0 1\n") + std::string(5000, '1') + "\n");  // a line that never ends is not read whole
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":2: a line longer than 4096 bytes: not an edge list");
+  write("0 1\n2 \x1b[2J\n");  // raw bytes are quoted, never written to a terminal
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":2: device id '\\x1b[2J' is not a whole number in [0, 2147483647)");
 }
 
 // A part read from an edge list alone is the part cut from the whole list's network: edges and

@@ -1,5 +1,6 @@
 // io::PartialFile: one writer at a time, claimed before a byte changes; targets that are not
 // regular files refused; a writer killed at any moment leaves every committed version whole.
+#include "ErrorOf.hpp"
 #include "TempFolder.hpp"
 
 #include <kfield/io/FileError.hpp>
@@ -27,16 +28,6 @@ std::string contents(const std::string& path) {
 }
 
 bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
-
-template <class F>
-std::string refusal(F&& f) {
-  try {
-    f();
-  } catch (const io::FileError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
 
 void save(const std::string& path, const std::string& text, int keep = 1) {
   io::PartialFile out(path);
@@ -73,7 +64,7 @@ TEST(PartialFile, ASecondWriterIsRefusedAndDamagesNothing) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    const std::string why = refusal([&] { io::PartialFile second(path); });
+    const std::string why = errorOf([&] { io::PartialFile second(path); });
     _exit(why.find("another process is writing " + path) != std::string::npos ? 0 : 1);
   }
   int status = 0;
@@ -107,19 +98,19 @@ TEST(PartialFile, ASecondWriterIsRefusedAndDamagesNothing) {
 
 TEST(PartialFile, RefusesTargetsThatAreNotRegularFiles) {
   TempFolder dir;
-  EXPECT_NE(refusal([] { io::PartialFile out("/dev/null"); }).find("/dev/null: exists and is a device, not a regular file"),
+  EXPECT_NE(errorOf([] { io::PartialFile out("/dev/null"); }).find("/dev/null: exists and is a device, not a regular file"),
             std::string::npos);
-  EXPECT_NE(refusal([&] { io::PartialFile out(dir.path()); }).find("exists and is a folder"), std::string::npos);
+  EXPECT_NE(errorOf([&] { io::PartialFile out(dir.path()); }).find("exists and is a folder"), std::string::npos);
   const std::string fifo = dir / "fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_NE(refusal([&] { io::PartialFile out(fifo); }).find("exists and is a FIFO"), std::string::npos);
+  EXPECT_NE(errorOf([&] { io::PartialFile out(fifo); }).find("exists and is a FIFO"), std::string::npos);
   const std::string blocked = dir / "blocked";
   ASSERT_EQ(mkfifo((blocked + ".partial").c_str(), 0600), 0);  // never opened, so never waited on
-  EXPECT_NE(refusal([&] { io::PartialFile out(blocked); }).find("blocked.partial: exists and is a FIFO"), std::string::npos);
-  EXPECT_NE(refusal([&] { io::requireWritableFile(dir / "no/such/f"); }).find("its folder " + dir.path() + "/no/such does not exist"),
+  EXPECT_NE(errorOf([&] { io::PartialFile out(blocked); }).find("blocked.partial: exists and is a FIFO"), std::string::npos);
+  EXPECT_NE(errorOf([&] { io::requireWritableFile(dir / "no/such/f"); }).find("its folder " + dir.path() + "/no/such does not exist"),
             std::string::npos);
-  EXPECT_NE(refusal([&] { io::requireWritableFolder(dir / "nothing"); }).find("no such folder"), std::string::npos);
-  EXPECT_EQ(refusal([&] { io::requireWritableFolder(dir.path()); }), "accepted");
+  EXPECT_NE(errorOf([&] { io::requireWritableFolder(dir / "nothing"); }).find("no such folder"), std::string::npos);
+  EXPECT_EQ(errorOf([&] { io::requireWritableFolder(dir.path()); }), "no error");
 }
 
 }  // namespace

@@ -39,9 +39,9 @@ WorldRanks worldRanks();
 // rank (a file only rank 0 writes, a file one rank cannot read) ends every rank, in the words of
 // the first rank that found it, printed once; in one process it is thrown as it is.
 void checkOnEveryRank(const std::function<void()>& check);
-// From here on the ranks work together: a failure on one of them ends the whole job (MPI_Abort
-// with the failure's exit code), since the others may already wait for it in a collective call.
-void workStarts();
+// Any other failure under mpirun: when every rank has it, they all end with its exit code (rank
+// 0 says it); when some rank goes on, the failing rank says it and ends the whole job
+// (MPI_Abort), since the others may be waiting for it in a collective call.
 
 Command addInfoCommand(CLI::App& app);
 Command addRunCommand(CLI::App& app);

@@ -220,7 +220,6 @@ int runGrad(GradOptions o) {
   }
   o.parts = net.partition;
   const TracedProgram program = chosen->build(net.facts, {});
-  workStarts();
   return onSpace(o.space, [&](auto space) { return differentiate(o, *chosen, net, program, space); });
 }
 

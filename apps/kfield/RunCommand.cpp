@@ -214,7 +214,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
   // The command's own copies (the field it prints and hashes, the clocks) are checked before
   // they are allocated, as the simulation checks its planes.
   const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
-  impl::requireMemory("kfield run", "the final field of " + std::to_string(o.samples) + " samples",
+  impl::requireMemory("kfield::cli::run", "the final field of " + std::to_string(rows) + " rows x " + std::to_string(o.samples) + " samples",
                       impl::product({u(rows) + (o.schedule && o.print ? u(n) : 0), u(o.samples), sizeof(double)}),
                       hostMemoryBytes(), "this machine's memory");
   HostPlane out("kfield::cli::field", static_cast<std::size_t>(rows),
@@ -250,7 +250,6 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
           io::SimulationExport::Contents{o.schedule.has_value(), o.motion.has_value(), &program, inputs});
     }
   });
-  workStarts();
   for (std::int64_t first = 0; first < o.samples; first += chunk) {
     const std::int64_t count = std::min(chunk, o.samples - first);
     std::optional<Schedule> schedule = o.schedule;

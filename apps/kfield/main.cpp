@@ -15,6 +15,8 @@
 #endif
 
 #include <charconv>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -27,7 +29,9 @@
 namespace kfield::cli {
 namespace {
 WorldRanks world;  // set once the runtime has started
-bool working = false;  // workStarts() was called
+#if KFIELD_ENABLE_MPI
+MPI_Comm failures = MPI_COMM_NULL;
+#endif
 std::streambuf* errors = nullptr;  // stderr, kept on ranks other than 0 (muted there)
 
 // Before MPI starts: this process's rank as the launcher tells it (Open MPI, MPICH, Slurm's
@@ -41,8 +45,6 @@ int launcherRank() {
 }  // namespace
 WorldRanks worldRanks() { return world; }
 
-void workStarts() { working = true; }
-
 void checkOnEveryRank(const std::function<void()>& check) {
   std::string problem;
   try {
@@ -53,11 +55,14 @@ void checkOnEveryRank(const std::function<void()>& check) {
   } catch (const std::invalid_argument& e) {
     if (world.ranks == 1) throw;
     problem = reason(e);
+  } catch (const std::exception& e) {  // out of memory, a failing library call: all the same
+    if (world.ranks == 1) throw;
+    problem = std::string("internal error: ") + e.what();
   }
 #if KFIELD_ENABLE_MPI
   if (world.ranks > 1) {
     try {
-      kfield::impl::failOnEveryRank("kfield", problem, MPI_COMM_WORLD);
+      kfield::impl::failOnEveryRank("kfield::cli", problem, MPI_COMM_WORLD);
     } catch (const std::invalid_argument& e) {
       throw UserError(reason(e));
     }
@@ -158,7 +163,18 @@ int main(int argc, char* argv[]) {
   // ends with its code (the other ranks may be waiting for this one).
   const auto endTogether = [](const std::string& line, int code) {
 #if KFIELD_ENABLE_MPI
-    if (world.ranks > 1 && working) {
+    if (world.ranks > 1 && failures != MPI_COMM_NULL) {
+      // Every rank failed too (an error they decided together): they all end normally, rank 0
+      // having said it. Otherwise the others may wait for this rank for ever: it speaks and
+      // ends the job.
+      MPI_Request all = MPI_REQUEST_NULL;
+      int done = 0;
+      MPI_Ibarrier(failures, &all);
+      for (int waited = 0; !done && waited < 300; ++waited) {
+        MPI_Test(&all, &done, MPI_STATUS_IGNORE);
+        if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      if (done) return;
       if (world.rank != 0 && errors) {
         std::cerr.rdbuf(errors);
         std::cerr << ("kfield: " + line + " (rank " + std::to_string(world.rank) + ")\n") << std::flush;
@@ -177,6 +193,11 @@ int main(int argc, char* argv[]) {
     // Under mpirun every rank runs the command; rank 0 alone speaks (its errors are every
     // rank's: they all check the same options).
     world = {runtime->rank(), runtime->ranks()};
+#if KFIELD_ENABLE_MPI
+    // The communicator on which failing ranks find each other (endTogether), apart from the
+    // work's own collective calls.
+    if (world.ranks > 1) MPI_Comm_dup(MPI_COMM_WORLD, &failures);
+#endif
     if (runtime->rank() != 0) {
       std::cout.rdbuf(nullptr);
       std::streambuf* was = std::cerr.rdbuf(nullptr);

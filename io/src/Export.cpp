@@ -22,6 +22,20 @@ struct SimulationExport::Writer {
   RunInputs inputs;
   std::optional<impl::RestartSlots> restart;
   bool single = false;  // in HDF5's single-writer mode (after the first commit)
+  bool failed = false;  // a write failed: what was committed stays, nothing more is written
+
+  // Runs a write; if it fails, the file is left as its last commit left it.
+  template <class F>
+  void writing(F&& f) {
+    if (failed) throw FileError("kfield::io::SimulationExport", partial.path(), "an earlier write failed");
+    try {
+      f();
+    } catch (...) {
+      failed = true;
+      file.abandon();
+      throw;
+    }
+  }
 };
 
 namespace {
@@ -129,18 +143,20 @@ void SimulationExport::append(std::int64_t round, const HostPlane& field, const 
                         std::to_string(w.samples) + " samples");
   }
   const auto t = static_cast<std::uint64_t>(w.snapshots);
-  w.field->extend(t + 1);
-  w.field->writeRows(field.data(), t, 1);
-  if (w.time) {
-    w.time->extend(t + 1);
-    w.time->writeRows(more.times.data(), t, 1);
-  }
-  if (w.positions) {
-    std::vector<double> xy(2 * n);
-    for (std::size_t d = 0; d < n; ++d) xy[2 * d] = more.positions.first[d], xy[2 * d + 1] = more.positions.second[d];
-    w.positions->extend(t + 1);
-    w.positions->writeRows(xy.data(), t, 1);
-  }
+  w.writing([&] {
+    w.field->extend(t + 1);
+    w.field->writeRows(field.data(), t, 1);
+    if (w.time) {
+      w.time->extend(t + 1);
+      w.time->writeRows(more.times.data(), t, 1);
+    }
+    if (w.positions) {
+      std::vector<double> xy(2 * n);
+      for (std::size_t d = 0; d < n; ++d) xy[2 * d] = more.positions.first[d], xy[2 * d + 1] = more.positions.second[d];
+      w.positions->extend(t + 1);
+      w.positions->writeRows(xy.data(), t, 1);
+    }
+  });
   w.pendingRounds.push_back(round);
   ++w.snapshots;
 }
@@ -160,28 +176,30 @@ void SimulationExport::commit(const SimulationCarry* carry) {
     throw FileError("kfield::io::SimulationExport::commit", w.partial.path(),
                     "a carry of " + std::to_string(carry->rounds.size()) + " samples, expected " + std::to_string(w.samples));
   }
-  if (w.carryOf && !w.restart) w.restart = impl::createRestart(w.file, *w.carryOf, *w.network, *carry, w.inputs);
-  if (w.carryOf) {
-    impl::writeCarry(*w.restart, int(w.commits % 2), *carry);
-    w.file.flush();
-  }
-  const auto t = static_cast<std::uint64_t>(w.committed), k = static_cast<std::uint64_t>(w.pendingRounds.size());
-  if (k > 0) {
-    w.rounds->extend(t + k);
-    w.rounds->writeRows(w.pendingRounds.data(), t, k);
-    w.file.flush();
-  }
   const std::int64_t covered = w.snapshots;
-  w.commitRecord->extend(std::uint64_t(w.commits) + 1);
-  w.commitRecord->writeRows(&covered, std::uint64_t(w.commits), 1);
-  w.file.flush();
-  if (!w.single) {
-    w.file.startSwmr();
-    w.single = true;
-    w.partial.publish();
-  } else {
-    w.partial.sync();
-  }
+  w.writing([&] {
+    if (w.carryOf && !w.restart) w.restart = impl::createRestart(w.file, *w.carryOf, *w.network, *carry, w.inputs);
+    if (w.carryOf) {
+      impl::writeCarry(*w.restart, int(w.commits % 2), *carry);
+      w.file.flush();
+    }
+    const auto t = static_cast<std::uint64_t>(w.committed), k = static_cast<std::uint64_t>(w.pendingRounds.size());
+    if (k > 0) {
+      w.rounds->extend(t + k);
+      w.rounds->writeRows(w.pendingRounds.data(), t, k);
+      w.file.flush();
+    }
+    w.commitRecord->extend(std::uint64_t(w.commits) + 1);
+    w.commitRecord->writeRows(&covered, std::uint64_t(w.commits), 1);
+    w.file.flush();
+    if (!w.single) {
+      w.file.startSwmr();
+      w.single = true;
+      w.partial.publish();
+    } else {
+      w.partial.sync();
+    }
+  });
   ++w.commits;
   w.committed = covered;
   w.pendingRounds.clear();
@@ -196,8 +214,13 @@ void SimulationExport::finish() {
     }
     commit(nullptr);
   }
-  w.file.close();
-  w.partial.close();
+  w.writing([&] {
+    // Every dataset closed first: HDF5 keeps a file open while any of its objects is.
+    w.field.reset(), w.rounds.reset(), w.commitRecord.reset(), w.time.reset(), w.positions.reset();
+    w.restart.reset();
+    w.file.close();
+    w.partial.close();
+  });
 }
 
 }  // namespace kfield::io

@@ -4,6 +4,7 @@
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/rt/Topology.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -263,7 +264,7 @@ std::string Group::stringAttribute(const std::string& name) const {
          std::to_string(kMaxStringBytes) + ")");
   }
   std::string out(size, '\0');
-  Id type = stringType(size);
+  Id type(H5Tcopy(stored.get()), H5Tclose);  // read as stored: no conversion between paddings
   if (H5Aread(a.get(), type.get(), out.data()) < 0) {
     fail("cannot read attribute " + name + " (" + hdf5Message() + ")");
   }
@@ -579,10 +580,11 @@ File File::open(const std::string& path) {
   // checksum mismatch for seconds, but a damaged file stays damaged.
   Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_metadata_read_attempts(fapl.get(), 1);
+  H5Pset_file_locking(fapl.get(), false, true);  // as kfield writes (PartialFile locks)
   Id f(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl.get()), H5Fclose);
   if (f.get() < 0) {
     hdf5Message();
-    f = Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    f = Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   }
   if (f.get() < 0) {
     return refuse("truncated or damaged HDF5 file (HDF5: " + hdf5Message() + ")");
@@ -619,6 +621,19 @@ void File::flush() const {
 
 void File::startSwmr() const {
   if (H5Fstart_swmr_write(id_.get()) < 0) fail("cannot start writing it snapshot by snapshot (" + hdf5Message() + ")");
+}
+
+void File::abandon() const {
+  void* handle = nullptr;
+  if (H5Fget_vfd_handle(id_.get(), H5P_DEFAULT, &handle) < 0 || !handle) {
+    hdf5Message();
+    return;
+  }
+  const int fd = *static_cast<int*>(handle);  // the sec2 driver's descriptor
+  const int nowhere = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (nowhere < 0) return;
+  ::dup2(nowhere, fd);
+  ::close(nowhere);
 }
 
 void File::close() {

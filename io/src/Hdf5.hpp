@@ -161,6 +161,10 @@ class File : public Group {
   // the writer is killed (single-writer/multiple-reader mode): objects are no longer created,
   // datasets only grow and are written. open() reads such a file, finished or not.
   void startSwmr() const;
+  // After a write failed (a full disk): HDF5's later writes to the file (the flush when it is
+  // closed) go nowhere, so the file stays as its last successful write left it, rather than
+  // holding metadata that points past its end.
+  void abandon() const;
 
  private:
   using Group::Group;

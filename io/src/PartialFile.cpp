@@ -120,7 +120,9 @@ PartialFile::PartialFile(std::string path) : path_(std::move(path)) {
   for (int attempt = 0; attempt < 8 && fd_ < 0; ++attempt) {
     const int fd = ::open(partial.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (fd < 0) systemFailure(partial, "cannot create it");
-    if (!lockWhole(fd)) {
+    // A file system without locks (ENOLCK, EOPNOTSUPP) is written unlocked: one writer at a
+    // time is then the user's to keep.
+    if (!lockWhole(fd) && errno != ENOLCK && errno != EOPNOTSUPP && errno != EINVAL) {
       const int why = errno;
       ::close(fd);
       if (why == EAGAIN || why == EACCES) {
