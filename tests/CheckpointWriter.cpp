@@ -23,6 +23,8 @@ int main(int argc, char* argv[]) {
   const std::int64_t owners = std::atoll(argv[3]), k = std::atoll(argv[5]),
                      samples = std::atoll(argv[6]), last = std::atoll(argv[7]);
   setenv("OMP_PROC_BIND", "false", 0);  // a test helper: no pinning, no warning about it
+  // THREADS decides: the test's own KOKKOS_NUM_THREADS would contradict it (Kokkos aborts).
+  unsetenv("KOKKOS_NUM_THREADS");
   // Kokkos alone: MPI's start-up (a daemon under a singleton) would dwarf the writes.
   impl::initializeKokkos(argc, argv, threads);
   struct Finalize {
