@@ -117,10 +117,13 @@ void plainRead(benchmark::State& state) {
 
 // The hop gradient on a 1000 x 1000 grid for 100 rounds, with (every:10) and without (every:0)
 // an export of its field every 10 rounds, uncompressed (deflate:0) or at zlib level 1: the
-// export's cost on the run.
+// export's cost on the run. commit:0 commits the snapshots once, at the end; commit:1 commits
+// each with the run's carry as it is taken, as `kfield run --out` does (what makes a killed run
+// keep them and resume).
 void exportedRounds(benchmark::State& state) {
   const std::int64_t every = state.range(0);
   const int deflate = static_cast<int>(state.range(1));
+  const bool commits = state.range(2) != 0;
   static const Network net = Network::grid(1000, 1000);
   static const TracedProgram program = trace(
       [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hop");
@@ -131,11 +134,15 @@ void exportedRounds(benchmark::State& state) {
     Simulation sim(program, net, 1);
     sim.sensor("source").set(0, true);
     std::unique_ptr<io::SimulationExport> out;
-    if (every > 0) out = std::make_unique<io::SimulationExport>(path, net, "hop", 1, "output", deflate);
+    if (every > 0) {
+      out = std::make_unique<io::SimulationExport>(path, net, "hop", 1, "output", deflate, 1,
+                                                   io::ExportContents{false, false, commits ? &program : nullptr, {}});
+    }
     state.ResumeTiming();
     for (std::int64_t r = 0; r < 100; r += every > 0 ? every : 100) {
       sim.run(every > 0 ? every : 100);
       if (out) out->append(sim.rounds()[0], sim.output());
+      if (out && commits) out->commit(sim.carry());
     }
     if (out) {
       out->finish();
@@ -152,10 +159,11 @@ void exportedRounds(benchmark::State& state) {
 
 void registerBenchmarks() {
   benchmark::RegisterBenchmark("Export/HopRounds/devices:1000000", exportedRounds)
-      ->ArgNames({"every", "deflate"})
-      ->Args({0, 0})
-      ->Args({10, 0})
-      ->Args({10, 1})
+      ->ArgNames({"every", "deflate", "commit"})
+      ->Args({0, 0, 0})
+      ->Args({10, 0, 0})
+      ->Args({10, 1, 0})
+      ->Args({10, 1, 1})
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
   using Body = void (*)(benchmark::State&);

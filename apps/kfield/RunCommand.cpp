@@ -227,8 +227,6 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
   std::int64_t resumedAt = 0, ran = 0;
   double deviceRounds = 0, seconds = 0;
   const int rank = o.rank;
-  // Before the work, decided on every rank: the carry to resume from (every rank reads it) and
-  // the export (rank 0 claims and writes it; one chunk, as for --resume).
   // The inputs a resumed run must share with the run it continues (the rest of what changes
   // the bits is the program, the network and the samples, which the file checks).
   io::RunInputs inputs;
@@ -237,6 +235,8 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
     for (std::int64_t s : sources) list += (list.empty() ? "" : ",") + std::to_string(s);
     inputs.emplace_back("--source", list);
   }
+  // Before the work, decided on every rank: the carry to resume from (every rank reads it) and
+  // the export (rank 0 claims and writes it; one chunk, as for --resume).
   std::optional<SimulationCarry> resumed;
   std::unique_ptr<io::SimulationExport> exported;
   checkOnEveryRank([&] {

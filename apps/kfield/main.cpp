@@ -159,8 +159,8 @@ int main(int argc, char* argv[]) {
   std::optional<kfield::Runtime> runtime;
   // One write per message: under mpiexec, lines from other processes can land between writes.
   const auto report = [](const std::string& line) { std::cerr << ("kfield: " + line + "\n"); };
-  // A failure once the ranks work together: said by the rank that had it, and the whole job
-  // ends with its code (the other ranks may be waiting for this one).
+  // Under mpirun, a failure not every rank shares ends the whole job with its code, said by the
+  // rank that had it (the other ranks may be waiting for this one).
   const auto endTogether = [](const std::string& line, int code) {
 #if KFIELD_ENABLE_MPI
     if (world.ranks > 1 && failures != MPI_COMM_NULL) {
