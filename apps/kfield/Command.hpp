@@ -48,6 +48,7 @@ Command addRunCommand(CLI::App& app);
 Command addGradCommand(CLI::App& app);
 Command addInspectCommand(CLI::App& app);
 Command addReproCommand(CLI::App& app);
+Command addTrainCommand(CLI::App& app);
 
 }  // namespace kfield::cli
 

@@ -122,7 +122,8 @@ int main(int argc, char* argv[]) {
       ->check(CLI::NonNegativeNumber);
 
   const std::vector<Command> commands{addInfoCommand(app), addRunCommand(app), addGradCommand(app),
-                                      addInspectCommand(app), addReproCommand(app)};
+                                      addInspectCommand(app), addReproCommand(app),
+                                      addTrainCommand(app)};
   // Set after the subcommands exist, which keep refusing extras: what none of them takes
   // comes back here, to be named in one line below.
   app.allow_extras();

@@ -52,6 +52,39 @@ std::int64_t nonNegative(const impl::Group& g, const std::string& name) {
   return v;
 }
 
+void writeTraining(const impl::File& file, const TrainingRecord& t) {
+  if (t.gradientNorm.size() != t.loss.size()) {
+    throw FileError("kfield::io::saveCheckpoint", file.file(), "the training log has " +
+                    std::to_string(t.loss.size()) + " losses and " + std::to_string(t.gradientNorm.size()) +
+                    " gradient norms");
+  }
+  const impl::Group g = file.createGroup("training");
+  g.setAttribute("config", t.config);
+  g.setAttribute("report", t.report);
+  g.write("loss", {std::uint64_t(t.loss.size())}, t.loss.data());
+  g.write("gradient_norm", {std::uint64_t(t.gradientNorm.size())}, t.gradientNorm.data());
+  const impl::Group fields = g.createGroup("fields");
+  for (const PositionedField& f : t.fields) {
+    const std::uint64_t n = f.values.size();
+    if (f.x.size() != n || f.y.size() != n || (!f.expected.empty() && f.expected.size() != n)) {
+      throw FileError("kfield::io::saveCheckpoint", file.file(), "field '" + f.name + "' has arrays of different sizes");
+    }
+    const impl::Group h = fields.createGroup(f.name);
+    h.setAttribute("title", f.title);
+    h.write("x", {n}, f.x.data());
+    h.write("y", {n}, f.y.data());
+    h.write("values", {n}, f.values.data());
+    if (!f.expected.empty()) h.write("expected", {n}, f.expected.data());
+  }
+}
+
+std::vector<double> readDoubles(const impl::Group& g, const std::string& name) {
+  const impl::Dataset d = g.dataset(name);
+  d.require(impl::Type::Float64, {d.dims().size() == 1 ? d.dims()[0] : d.elements()});
+  d.requireFits(sizeof(double));
+  return d.readAll<double>();
+}
+
 }  // namespace
 
 void saveCheckpoint(const std::string& path, const LearnerState& s,
@@ -76,6 +109,7 @@ void saveCheckpoint(const std::string& path, const LearnerState& s,
     writeWords(g, "parameters", s.parameters);
     writeWords(g, "state", s.state);
     g.write("sample_hashes", {std::uint64_t(s.sampleHashes.size())}, s.sampleHashes.data());
+    if (options.training) writeTraining(file, *options.training);
   });
 }
 
@@ -121,6 +155,35 @@ LearnerState loadCheckpoint(const std::string& path) {
   h.require(impl::Type::UInt64, {std::uint64_t(s.samples)});
   s.sampleHashes = h.readAll<std::uint64_t>();
   return s;
+}
+
+TrainingRecord loadTrainingRecord(const std::string& path) {
+  const impl::File file = impl::openKind(path, kKind);
+  if (!file.has("training")) throw FileError("kfield::io::loadTrainingRecord", path, "it holds no /training (not written by kfield train)");
+  const impl::Group g = file.group("training");
+  TrainingRecord t;
+  t.config = g.stringAttribute("config");
+  t.report = g.stringAttribute("report");
+  t.loss = readDoubles(g, "loss");
+  t.gradientNorm = readDoubles(g, "gradient_norm");
+  if (t.loss.size() != t.gradientNorm.size()) g.fail("loss and gradient_norm have different lengths");
+  const impl::Group fields = g.group("fields");
+  for (const std::string& name : fields.members()) {
+    const impl::Group h = fields.group(name);
+    PositionedField f;
+    f.name = name;
+    f.title = h.stringAttribute("title");
+    f.x = readDoubles(h, "x");
+    f.y = readDoubles(h, "y");
+    f.values = readDoubles(h, "values");
+    if (h.has("expected")) f.expected = readDoubles(h, "expected");
+    const std::size_t n = f.values.size();
+    if (f.x.size() != n || f.y.size() != n || (!f.expected.empty() && f.expected.size() != n)) {
+      h.fail("x, y, values and expected have different lengths");
+    }
+    t.fields.push_back(std::move(f));
+  }
+  return t;
 }
 
 }  // namespace kfield::io

@@ -26,6 +26,7 @@ void saveCheckpoint(const std::string& path, const LearnerState&, const OwnerPla
   noHdf5("kfield::io::saveCheckpoint", path);
 }
 LearnerState loadCheckpoint(const std::string& path) { noHdf5("kfield::io::loadCheckpoint", path); }
+TrainingRecord loadTrainingRecord(const std::string& path) { noHdf5("kfield::io::loadTrainingRecord", path); }
 std::string inspect(const std::string& path, bool) { noHdf5("kfield::io::inspect", path); }
 Network readNetwork(const std::string& path) { noHdf5("kfield::io::readNetwork", path); }
 std::int64_t readNetworkDevices(const std::string& path) { noHdf5("kfield::io::readNetworkDevices", path); }

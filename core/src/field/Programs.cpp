@@ -1,6 +1,7 @@
 #include "kfield/field/Programs.hpp"
 
 #include "kfield/field/Library.hpp"
+#include "kfield/field/NeuralField.hpp"
 #include "kfield/impl/Errors.hpp"
 
 #include <algorithm>
@@ -12,6 +13,15 @@ namespace {
 
 Field<bool> source(Program& p) { return p.sense<bool>("source"); }
 Field<double> value(Program& p) { return p.sense<double>("value"); }
+
+// The neural field's parameters as a library program starts them: Glorot draws from seed 1.
+std::vector<ParameterDefault> neuralDefaults() {
+  std::vector<ParameterDefault> out;
+  const std::vector<std::vector<double>> values = neuralInitialParameters({}, 1);
+  const std::vector<NeuralParameter> layers = neuralParameters({});
+  for (std::size_t l = 0; l < layers.size(); ++l) out.push_back({layers[l].name, values[l]});
+  return out;
+}
 
 double longestEdge(const NetworkFacts& net) { return net.longestLength == 0.0 ? 1.0 : net.longestLength; }
 
@@ -134,6 +144,14 @@ const std::vector<LibraryProgram>& programs() {
            const Field<double> v = value(p);
            return consensus(p, v, p.parameter("rate"));
          });
+       }},
+      {"neural-distance",
+       "a neural field (kfield train learns its weights): an MLP of what each device hears, "
+       "its output the new state",
+       {"source"},
+       neuralDefaults(),
+       [](const NetworkFacts&, const ProgramSettings&) {
+         return traced("neural-distance", [](Program& p) { return neuralDistance(p, source(p)); });
        }},
       {"nearest-source",
        "(distance, value) of the nearest source: a tuple, one share of pairs",

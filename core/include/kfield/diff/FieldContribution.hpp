@@ -51,6 +51,9 @@ class FieldContribution {
 
   std::vector<unsigned char> identityBytes() const { return fieldContributionIdentity(program_, network_); }
 
+  // The loss of each local sample at the parameters of the last rows() call, in sample order.
+  const std::vector<double>& sampleLoss() const { return sampleLoss_; }
+
   // rows(j, :) = d(loss of sample j)/d(parameters), for the local samples (one per row).
   template <class SampleView, class RowView>
   void rows(const std::vector<double>& parameters, const SampleView& samples, const RowView& rows) {
@@ -61,6 +64,7 @@ class FieldContribution {
                                                       parameters.begin() + p.offset + p.width));
     }
     const GradientResult r = gradient_->run(stops_, options_);
+    sampleLoss_ = r.sampleLoss;
     auto host = Kokkos::create_mirror_view(rows);
     for (std::size_t j = 0; j < r.sampleGradient.size(); ++j) {
       for (std::size_t c = 0; c < r.sampleGradient[j].size(); ++c) host(j, c) = r.sampleGradient[j][c];
@@ -109,6 +113,7 @@ class FieldContribution {
   ExecSpace space_;
   std::unique_ptr<BasicGradient<ExecSpace>> gradient_;
   std::vector<std::int64_t> stops_;
+  std::vector<double> sampleLoss_;
 };
 
 }  // namespace kfield::diff

@@ -56,6 +56,12 @@ class DataParallelLearner {
   // std::invalid_argument naming the first difference (firstDifference) when `saved` is not of
   // this learner's system.
   void resume(const LearnerState& saved);
+  // The mean contribution of the last step (for a gradient, what the update applied), on the
+  // host; zeros before the first step.
+  std::vector<double> mean() const {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mean_);
+    return std::vector<double>(h.data(), h.data() + h.extent(0));
+  }
 
  private:
   void step();

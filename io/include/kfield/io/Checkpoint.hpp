@@ -11,12 +11,34 @@
 #include "kfield/learn/OwnerPlacement.hpp"
 
 #include <string>
+#include <vector>
 
 namespace kfield::io {
+
+// A field over the devices' positions, for pictures: a learned field beside its exact target.
+struct PositionedField {
+  std::string name;  // one word: what the field is ("heldout0")
+  std::string title;
+  std::vector<double> x, y;      // positions
+  std::vector<double> values;    // what the program computed
+  std::vector<double> expected;  // what it should have (empty when nothing is)
+};
+
+// What a training run keeps beside its learner state (kfield train), in /training: its
+// configuration, the loss and gradient norm of every step so far, and, at the end, the fields
+// of its evaluation.
+struct TrainingRecord {
+  std::string config;                // JSON
+  std::vector<double> loss;          // step s: the batch's mean loss before update s
+  std::vector<double> gradientNorm;  // step s: the norm of the mean gradient update s applied
+  std::vector<PositionedField> fields;
+  std::string report;  // the evaluation as text lines ("" until evaluated)
+};
 
 struct CheckpointOptions {
   // Versions kept: the new file at PATH, the previous ones as PATH.1 (newest) .. PATH.<keep-1>.
   int keep = 1;
+  const TrainingRecord* training = nullptr;  // also written, in /training
 };
 
 // Writes PATH.partial, flushes it to disk and renames it over PATH, so a crash at any moment
@@ -34,6 +56,8 @@ void saveCheckpoint(const std::string& path, const LearnerState& state,
 // HDF5, truncated, another kind or format version, a missing dataset or attribute, a wrong
 // type or shape, a checksum mismatch.
 LearnerState loadCheckpoint(const std::string& path);
+// The training record of a checkpoint kfield train wrote; FileError when it has none.
+TrainingRecord loadTrainingRecord(const std::string& path);
 
 }  // namespace kfield::io
 

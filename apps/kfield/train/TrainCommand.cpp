@@ -1,0 +1,317 @@
+// kfield train: a neural field learns distances to the nearest source from random scenarios
+// (Adam over the gradient through each scenario's rounds, by the windowed reverse, owners in
+// this process or over MPI ranks), checkpointed to HDF5 with its loss log, resumable bit for bit,
+// and evaluated on held-out networks ten times larger against the exact distances.
+#include "../Command.hpp"
+#include "../Digest.hpp"
+#include "../Space.hpp"
+#include "Progress.hpp"
+#include "Scenarios.hpp"
+#include "TrainConfig.hpp"
+
+#include <kfield/diff/FieldContribution.hpp>
+#include <kfield/field/Library.hpp>
+#include <kfield/field/NeuralField.hpp>
+#include <kfield/impl/Bits.hpp>
+#include <kfield/io/Checkpoint.hpp>
+#include <kfield/io/PartialFile.hpp>
+#include <kfield/learn/Learner.hpp>
+#include <kfield/learn/Rules.hpp>
+#include <kfield/sim/Simulation.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace kfield::cli {
+namespace {
+
+struct TrainOptions {
+  std::string config;       // "" : the built-in default
+  std::int64_t owners = 0;  // 0: the config's
+  std::int64_t window = 0;
+  std::int64_t budget = 0;
+  std::string space;
+  std::string resume;
+  std::string out;  // "" : the config's
+  std::string png;  // a folder for pictures (kfield plot)
+  bool showConfig = false;
+};
+
+// The learner's contribution: the field gradient, shared so the command reads each step's
+// losses (the learner keeps its own copy of the contribution).
+template <class Space>
+struct TrainContribution {
+  static constexpr bool kRows = true;
+  std::shared_ptr<diff::FieldContribution<Space>> field;
+  std::vector<unsigned char> identityBytes() const { return field->identityBytes(); }
+  template <class SampleView, class RowView>
+  void rows(const std::vector<double>& parameters, const SampleView& samples, const RowView& rows) {
+    field->rows(parameters, samples, rows);
+  }
+};
+
+TracedProgram neuralProgram(const TrainConfig& c) {
+  lib::NeuralFieldShape shape;
+  shape.hidden = c.hidden;
+  return trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "neural-distance");
+}
+
+std::vector<double> initialParameters(const TrainConfig& c) {
+  lib::NeuralFieldShape shape;
+  shape.hidden = c.hidden;
+  std::vector<double> all;
+  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, c.initSeed)) all.insert(all.end(), layer.begin(), layer.end());
+  return all;
+}
+
+std::string parameterDigest(const std::vector<Word>& words) {
+  ResultBits bits;
+  bits.rows = static_cast<std::int64_t>(words.size());
+  bits.columns = 1;
+  bits.rowName = "parameter";
+  for (const Word w : words) bits.words.push_back(w);
+  return bits.digest();
+}
+
+// What a resumed run must share with the run it continues: everything but where it writes and
+// how long it goes on.
+void requireSameTraining(const TrainConfig& now, const std::string& savedJson, const std::string& path) {
+  nlohmann::json saved, current = nlohmann::json::parse(now.json()).flatten();
+  try {
+    saved = nlohmann::json::parse(savedJson).flatten();
+  } catch (const nlohmann::json::exception&) {
+    throw UserError("--resume '" + path + "': its /training config is not JSON");
+  }
+  for (const char* free : {"/out", "/training/steps", "/training/checkpoint_every", "/training/owners"}) {
+    saved.erase(free);
+    current.erase(free);
+  }
+  for (const auto& [key, value] : current.items()) {
+    if (!saved.contains(key) || saved[key] != value) {
+      throw UserError("--resume '" + path + "': it was trained with " + key.substr(1) + " = " +
+                      (saved.contains(key) ? saved[key].dump() : "(none)") + ", this config has " + value.dump());
+    }
+  }
+}
+
+struct Evaluation {
+  std::vector<io::PositionedField> fields;
+  std::string report;
+};
+
+template <class Space>
+Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const std::vector<double>& parameters,
+                    Space space) {
+  Evaluation out;
+  std::ostringstream report;
+  const TracedProgram exact = trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); },
+                                    "distance-gradient");
+  for (std::int64_t h = 0; h < c.heldOut; ++h) {
+    const HeldOut held = heldOutScenario(c, h);
+    const std::int64_t n = held.network.devices();
+    auto fieldOf = [&](const TracedProgram& prog, bool learned) {
+      BasicSimulation<Space> sim(prog, held.network, 1, space);
+      for (const std::int64_t s : held.scenario.sources) sim.sensor("source").set(s, 0, true);
+      if (learned) {
+        for (const ParameterInfo& p : prog.parameters) {
+          sim.parameter(p.name, std::vector<double>(parameters.begin() + p.offset, parameters.begin() + p.offset + p.width));
+        }
+      }
+      sim.run(held.scenario.stop);
+      const HostPlane f = sim.output();
+      std::vector<double> v(static_cast<std::size_t>(n), 0.0);
+      for (std::int64_t d = 0; d < n; ++d) v[std::size_t(d)] = f(d, 0);
+      return v;
+    };
+    const std::vector<double> learned = fieldOf(program, true), library = fieldOf(exact, false);
+    auto errors = [&](const std::vector<double>& v) {
+      double sum = 0, most = 0, scale = 0;
+      for (std::int64_t d = 0; d < n; ++d) {
+        const double e = std::fabs(v[std::size_t(d)] - held.scenario.target[std::size_t(d)]);
+        sum += e;
+        most = std::max(most, e != e ? INFINITY : e);
+        scale += held.scenario.target[std::size_t(d)];
+      }
+      char text[160];
+      std::snprintf(text, sizeof text, "mean |error| %.4g (%.3g%% of the mean distance %.4g), max %.4g",
+                    sum / double(n), 100.0 * sum / (scale > 0 ? scale : 1.0), scale / double(n), most);
+      return std::string(text);
+    };
+    report << "held-out " << h << " (" << n << " devices, " << held.scenario.sources.size() << " source"
+           << (held.scenario.sources.size() == 1 ? "" : "s") << ", " << held.scenario.stop << " rounds): learned "
+           << errors(learned) << "; library distance-gradient " << errors(library) << "\n";
+    io::PositionedField f;
+    f.name = "heldout" + std::to_string(h);
+    f.title = "held-out network " + std::to_string(h) + ": " + std::to_string(n) + " devices";
+    f.x = held.network.x();
+    f.y = held.network.y();
+    f.values = learned;
+    f.expected = held.scenario.target;
+    out.fields.push_back(std::move(f));
+  }
+  out.report = report.str();
+  return out;
+}
+
+template <class Space>
+int train(const TrainOptions& o, const TrainConfig& c, Space space) {
+  const WorldRanks world = worldRanks();
+  const TracedProgram program = neuralProgram(c);
+  const Network network = trainingNetwork(c);
+  const std::vector<Scenario> scenarios = trainingScenarios(c, network);
+  const std::int64_t owners = o.owners > 0 ? o.owners : c.owners;
+  if (owners > c.samples) {
+    throw UserError("--owners " + std::to_string(owners) + " is more than the " + std::to_string(c.samples) + " scenarios");
+  }
+  DataParallelSystem system = diff::fieldSystem(program, network, rules::adam(program.parameterWidth(), c.beta1, c.beta2, c.epsilon),
+                                                c.rate, initialParameters(c));
+  system.owners.resize(std::size_t(owners));
+  for (std::int64_t j = 0; j < c.samples; ++j) {
+    std::vector<double> source(std::size_t(network.devices()), 0.0);
+    for (const std::int64_t s : scenarios[std::size_t(j)].sources) source[std::size_t(s)] = 1.0;
+    // Owner o holds a contiguous run of the scenarios, the first ones one more.
+    const std::int64_t owner = j * owners / c.samples;
+    system.owners[std::size_t(owner)].push_back(
+        diff::fieldSample(program, network, scenarios[std::size_t(j)].stop, {{"source", source}}, scenarios[std::size_t(j)].target));
+  }
+  LearnerOptions options;
+#if KFIELD_ENABLE_MPI
+  if (world.ranks > 1) options.placement = OwnerPlacement::overRanks(MPI_COMM_WORLD);
+#endif
+  diff::GradientOptions gradient;
+  gradient.window = o.window;
+  gradient.budgetBytes = o.budget;
+  auto field = std::make_shared<diff::FieldContribution<Space>>(program, network, gradient, space);
+  DataParallelLearner<Space, TrainContribution<Space>> learner(system, TrainContribution<Space>{field}, options, space);
+
+  io::TrainingRecord record;
+  record.config = c.json();
+  std::int64_t first = 0;
+  if (!o.resume.empty()) {
+    const LearnerState saved = io::loadCheckpoint(o.resume);
+    io::TrainingRecord was = io::loadTrainingRecord(o.resume);
+    requireSameTraining(c, was.config, o.resume);
+    if (std::int64_t(was.loss.size()) != saved.step) {
+      throw UserError("--resume '" + o.resume + "': its log has " + std::to_string(was.loss.size()) +
+                      " steps, its learner state " + std::to_string(saved.step));
+    }
+    if (saved.step > c.steps) {
+      throw UserError("--resume '" + o.resume + "': it is at step " + std::to_string(saved.step) +
+                      ", past training.steps = " + std::to_string(c.steps));
+    }
+    learner.resume(saved);
+    record.loss = was.loss;
+    record.gradientNorm = was.gradientNorm;
+    first = saved.step;
+  }
+
+  const std::int64_t devices = network.devices();
+  std::cout << "kfield train: a neural field (" << program.parameterWidth() << " parameters, hidden";
+  for (const int h : c.hidden) std::cout << " " << h;
+  std::cout << ") learns distances to the nearest source\n"
+            << "scenarios: " << c.samples << " on " << c.graphs << " random geometric graph" << (c.graphs == 1 ? "" : "s")
+            << " of " << c.devices << " devices (radius " << c.radius << "), " << owners << " owners"
+            << (world.ranks > 1 ? " over " + std::to_string(world.ranks) + " ranks" : "") << ", " << Space::name() << "\n";
+  if (first > 0) std::cout << "resumed at step " << first << " from " << o.resume << "\n";
+  std::cout << std::flush;
+
+  const std::string out = o.out.empty() ? c.out : o.out;
+  io::CheckpointOptions save;
+  save.training = &record;
+  const bool terminal = world.rank == 0 && ::isatty(STDOUT_FILENO);
+  Progress progress(std::cout, first, c.steps, terminal);
+  for (std::int64_t step = first + 1; step <= c.steps; ++step) {
+    learner.run(1);
+    // Every scenario's loss, in sequence order whatever the split, summed in that order.
+    const std::vector<double>& mine = field->sampleLoss();
+    std::vector<unsigned char> bytes(mine.size() * sizeof(double));
+    if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+    double loss = 0;
+    for (const std::vector<unsigned char>& rank : options.placement.allgather(bytes)) {
+      for (std::size_t k = 0; k + sizeof(double) <= rank.size(); k += sizeof(double)) {
+        double x;
+        std::memcpy(&x, rank.data() + k, sizeof x);
+        loss += x;
+      }
+    }
+    loss /= double(c.samples);
+    double norm = 0;
+    for (const double g : learner.mean()) norm += g * g;
+    norm = std::sqrt(norm);
+    record.loss.push_back(loss);
+    record.gradientNorm.push_back(norm);
+    const bool checkpoint = step % c.checkpointEvery == 0 && step < c.steps;
+    if (checkpoint) io::saveCheckpoint(out, learner.state(), options.placement, save);
+    progress.update(step, loss, std::sqrt(loss / double(devices)), norm, checkpoint);
+  }
+  progress.finish();
+
+  const LearnerState state = learner.state();
+  std::vector<double> parameters;
+  for (const Word w : state.parameters) parameters.push_back(valueOf(w));
+  const Evaluation evaluation = evaluate(c, program, parameters, space);
+  record.fields = evaluation.fields;
+  record.report = evaluation.report;
+  io::saveCheckpoint(out, state, options.placement, save);
+
+  if (!record.loss.empty()) {
+    std::cout << "loss: " << record.loss.front() << " at step 1, " << record.loss.back() << " at step " << c.steps << "\n";
+  }
+  std::cout << evaluation.report << "checkpoint: " << out << " (step " << state.step << "; kfield train --resume " << out
+            << " continues it)\n";
+  std::cout << "parameters sha256: " << parameterDigest(state.parameters) << "\n" << std::flush;
+  return 0;
+}
+
+int runTrain(const TrainOptions& o) {
+  const TrainConfig c = readTrainConfig(o.config);
+  if (o.showConfig) {
+    std::cout << c.json() << "\n";
+    return 0;
+  }
+  requireTrainSizes(c);
+  requireSpace(o.space);
+  if (o.owners < 0) throw UserError("--owners must be >= 2, got " + std::to_string(o.owners));
+  if (o.window < 0) throw UserError("--window must be >= 1, got " + std::to_string(o.window));
+  if (o.budget < 0) throw UserError("--budget must be >= 0 bytes, got " + std::to_string(o.budget));
+  const std::string out = o.out.empty() ? c.out : o.out;
+  checkOnEveryRank([&] {
+    if (worldRanks().rank == 0) io::requireWritableFile(out);
+    if (!o.resume.empty()) {
+      io::loadCheckpoint(o.resume);
+      io::loadTrainingRecord(o.resume);
+    }
+  });
+  return onSpace(o.space, [&](auto space) { return train(o, c, space); });
+}
+
+}  // namespace
+
+Command addTrainCommand(CLI::App& app) {
+  auto o = std::make_shared<TrainOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "train",
+      "Train a neural field (an MLP each device runs on what it hears) to compute distances to\n"
+      "the nearest source, from random scenarios, with Adam over the gradient through their\n"
+      "rounds; checkpointed to HDF5 with its loss log, and evaluated on larger held-out networks.\n"
+      "Example: kfield train --threads 2            (the built-in config: kfield train --show-config)");
+  cmd->add_option("config", o->config, "A JSON config (every key optional; default: the built-in one)");
+  cmd->add_option("--owners", o->owners, "Owners the scenarios are split among (>= 2; the same bits for any)");
+  cmd->add_option("--window", o->window, "Rounds per recompute window of the reverse (the same bits)");
+  cmd->add_option("--budget", o->budget, "Bytes one gradient pass may hold (the same bits)");
+  cmd->add_option("--space", o->space, "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
+  cmd->add_option("--resume", o->resume, "Continue from this checkpoint (bit for bit)");
+  cmd->add_option("--out", o->out, "Where the checkpoint goes (default: the config's \"out\")");
+  cmd->add_flag("--show-config", o->showConfig, "Print the config (with every default) and stop");
+  cmd->fallthrough();
+  return {cmd, [o] { return refusalsAsUserErrors([&] { return runTrain(*o); }, "training"); }};
+}
+
+}  // namespace kfield::cli
