@@ -45,7 +45,7 @@ TYPED_TEST(Programs, EachIsFoundByItsNameAndReadsTheSensorsItLists) {
     for (const SensorInfo& s : program.sensors) read.push_back(s.name);
     EXPECT_EQ(read, entry.sensors) << entry.name;
   }
-  EXPECT_EQ(names.size(), 15u);
+  EXPECT_EQ(names.size(), 16u);
   EXPECT_EQ(lib::findProgram("frobnicate"), nullptr);
 }
 

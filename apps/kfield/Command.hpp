@@ -49,6 +49,7 @@ Command addGradCommand(CLI::App& app);
 Command addInspectCommand(CLI::App& app);
 Command addReproCommand(CLI::App& app);
 Command addTrainCommand(CLI::App& app);
+Command addPlotCommand(CLI::App& app);
 
 }  // namespace kfield::cli
 

@@ -123,7 +123,7 @@ int main(int argc, char* argv[]) {
 
   const std::vector<Command> commands{addInfoCommand(app), addRunCommand(app), addGradCommand(app),
                                       addInspectCommand(app), addReproCommand(app),
-                                      addTrainCommand(app)};
+                                      addTrainCommand(app), addPlotCommand(app)};
   // Set after the subcommands exist, which keep refusing extras: what none of them takes
   // comes back here, to be named in one line below.
   app.allow_extras();

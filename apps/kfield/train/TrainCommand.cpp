@@ -5,6 +5,7 @@
 #include "../Command.hpp"
 #include "../Digest.hpp"
 #include "../Space.hpp"
+#include "../plot/Plot.hpp"
 #include "Progress.hpp"
 #include "Scenarios.hpp"
 #include "TrainConfig.hpp"
@@ -21,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -40,7 +42,8 @@ struct TrainOptions {
   std::string space;
   std::string resume;
   std::string out;  // "" : the config's
-  std::string png;  // a folder for pictures (kfield plot)
+  std::string png;  // a folder for pictures (kfield plot); "": beside the checkpoint
+  bool noPng = false;
   bool showConfig = false;
 };
 
@@ -160,6 +163,13 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
   return out;
 }
 
+// --png, or the checkpoint's name without .h5 and with -pictures.
+std::string picturesFolder(const TrainOptions& o, const std::string& out) {
+  if (!o.png.empty()) return o.png;
+  const bool h5 = out.size() > 3 && out.compare(out.size() - 3, 3, ".h5") == 0;
+  return (h5 ? out.substr(0, out.size() - 3) : out) + "-pictures";
+}
+
 template <class Space>
 int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   const WorldRanks world = worldRanks();
@@ -267,7 +277,9 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   std::cout << evaluation.report << "checkpoint: " << out << " (step " << state.step << "; kfield train --resume " << out
             << " continues it)\n";
   std::cout << "parameters sha256: " << parameterDigest(state.parameters) << "\n" << std::flush;
-  return 0;
+  if (o.noPng || world.rank != 0) return 0;
+  std::cout << "pictures:\n" << std::flush;
+  return plotFile(out, picturesFolder(o, out));
 }
 
 int runTrain(const TrainOptions& o) {
@@ -283,7 +295,18 @@ int runTrain(const TrainOptions& o) {
   if (o.budget < 0) throw UserError("--budget must be >= 0 bytes, got " + std::to_string(o.budget));
   const std::string out = o.out.empty() ? c.out : o.out;
   checkOnEveryRank([&] {
-    if (worldRanks().rank == 0) io::requireWritableFile(out);
+    if (worldRanks().rank == 0) {
+      io::requireWritableFile(out);
+      if (!o.noPng) {
+        // The folder, or where it will be created.
+        const std::string folder = picturesFolder(o, out);
+        struct stat st {};
+        const std::size_t slash = folder.find_last_of('/');
+        io::requireWritableFolder(::stat(folder.c_str(), &st) == 0 ? folder
+                                  : slash == std::string::npos ? std::string(".")
+                                                               : folder.substr(0, slash + 1));
+      }
+    }
     if (!o.resume.empty()) {
       io::loadCheckpoint(o.resume);
       io::loadTrainingRecord(o.resume);
@@ -309,6 +332,8 @@ Command addTrainCommand(CLI::App& app) {
   cmd->add_option("--space", o->space, "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
   cmd->add_option("--resume", o->resume, "Continue from this checkpoint (bit for bit)");
   cmd->add_option("--out", o->out, "Where the checkpoint goes (default: the config's \"out\")");
+  cmd->add_option("--png", o->png, "The folder for the pictures (default: the checkpoint's name, -pictures)");
+  cmd->add_flag("--no-png", o->noPng, "Draw no pictures");
   cmd->add_flag("--show-config", o->showConfig, "Print the config (with every default) and stop");
   cmd->fallthrough();
   return {cmd, [o] { return refusalsAsUserErrors([&] { return runTrain(*o); }, "training"); }};

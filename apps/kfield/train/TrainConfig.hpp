@@ -26,7 +26,7 @@ struct TrainConfig {
   std::uint64_t seed = 7;
   // "training": Adam over the mean loss of the scenarios, a checkpoint every checkpoint_every
   // steps and at the end.
-  std::int64_t steps = 400;
+  std::int64_t steps = 600;
   double rate = 0.01;
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
   std::int64_t checkpointEvery = 50;

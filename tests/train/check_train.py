@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""kfield train end to end, on a config that trains in a second: the loss falls; owners,
+threads, spaces, windows, budgets and MPI ranks give one final parameter hash; a run resumed
+from a checkpoint, also after kill -9 at a random moment, gives that hash too; the pictures
+exist, decode, have their sizes and are not blank.
+
+usage: check_train.py KFIELD WORKDIR [MPIEXEC]   (KFIELD_TRAIN_SEED picks the kill moments)
+"""
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+KFIELD, WORK = sys.argv[1], sys.argv[2]
+MPIEXEC = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
+os.makedirs(WORK, exist_ok=True)
+failures = []
+
+TINY = {
+    "program": {"hidden": [4, 4]},
+    "scenarios": {"graphs": 2, "devices": 30, "samples": 6, "extra_rounds": 3},
+    "training": {"steps": 12, "rate": 0.02, "checkpoint_every": 4, "owners": 2},
+    "evaluation": {"held_out": 1, "scale": 3},
+}
+
+
+def config(name, **changes):
+    c = json.loads(json.dumps(TINY))
+    for key, value in changes.items():
+        section, field = key.split("__")
+        c[section][field] = value
+    path = os.path.join(WORK, name + ".json")
+    with open(path, "w") as f:
+        json.dump(c, f)
+    return path
+
+
+def train(cfg, out, *extra, launch=(), env=None):
+    args = list(launch) + [KFIELD] + list(extra[:0]) + ["train", cfg, "--out", out, "--no-png"] + list(extra)
+    r = subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
+    if r.returncode != 0:
+        failures.append("%s: exit %d\n%s%s" % (" ".join(args), r.returncode, r.stdout, r.stderr))
+        return None, r.stdout
+    m = re.search(r"parameters sha256: ([0-9a-f]{64})", r.stdout)
+    if not m:
+        failures.append("%s: no parameter hash in\n%s" % (" ".join(args), r.stdout))
+        return None, r.stdout
+    return m.group(1), r.stdout
+
+
+def expect(what, got, want):
+    if got != want:
+        failures.append("%s: parameters sha256 %s, the uninterrupted run's %s" % (what, got, want))
+
+
+full = config("tiny")
+base, text = train(full, os.path.join(WORK, "base.h5"))
+m = re.search(r"loss: (\S+) at step 1, (\S+) at step 12", text)
+if not m or not float(m.group(2)) < 0.5 * float(m.group(1)):
+    failures.append("the loss did not fall to half in 12 steps:\n" + text)
+if "held-out 0 (90 devices" not in text or "library distance-gradient mean |error| 0 " not in text:
+    failures.append("no held-out report on 90 devices with the exact library line:\n" + text)
+
+# Placement and memory change no bit.
+for extra in (["--owners", "3"], ["--owners", "6", "--threads", "1"], ["--threads", "2"],
+              ["--space", "serial"], ["--window", "3"], ["--budget", "60000"]):
+    got, _ = train(full, os.path.join(WORK, "placed.h5"), *extra)
+    expect(" ".join(extra), got, base)
+
+# Resumed from the checkpoint at step 8 of a run that stopped there.
+short = config("short", training__steps=8)
+train(short, os.path.join(WORK, "short.h5"))
+got, text = train(full, os.path.join(WORK, "resumed.h5"), "--resume", os.path.join(WORK, "short.h5"), "--owners", "3")
+expect("resumed at step 8 under 3 owners", got, base)
+if "resumed at step 8" not in text:
+    failures.append("the resumed run does not say where it resumed:\n" + text)
+
+# Killed (SIGKILL) at a random moment after its first checkpoint: resumed from what is on disk.
+rng = random.Random(int(os.environ.get("KFIELD_TRAIN_SEED", "1")))
+slow = config("slow", training__steps=40, training__checkpoint_every=3)
+want, _ = train(slow, os.path.join(WORK, "slow.h5"))
+for attempt in range(3):
+    out = os.path.join(WORK, "killed%d.h5" % attempt)
+    for stale in (out, out + ".partial"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    p = subprocess.Popen([KFIELD, "train", slow, "--out", out, "--no-png"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while not os.path.exists(out) and time.time() < deadline and p.poll() is None:
+        time.sleep(0.005)
+    time.sleep(rng.uniform(0.0, 0.4))
+    p.kill()
+    p.wait()
+    got, _ = train(slow, os.path.join(WORK, "after%d.h5" % attempt), "--resume", out)
+    expect("resumed after kill -9 (attempt %d)" % attempt, got, want)
+
+if MPIEXEC:
+    for ranks in (2, 3):
+        got, _ = train(full, os.path.join(WORK, "ranks%d.h5" % ranks), "--owners", "3",
+                       launch=(MPIEXEC, "-np", str(ranks)))
+        expect("mpiexec -np %d" % ranks, got, base)
+
+# Pictures of the training checkpoint.
+pictures = os.path.join(WORK, "pictures")
+r = subprocess.run([KFIELD, "plot", os.path.join(WORK, "base.h5"), "--out", pictures], capture_output=True, text=True,
+                   timeout=120)
+if r.returncode != 0:
+    failures.append("kfield plot: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+else:
+    import matplotlib.image
+    import numpy as np
+    for name, (width, height) in (("loss.png", (900, 480)), ("heldout0.png", (1500, 480))):
+        path = os.path.join(pictures, name)
+        if path not in r.stdout.split():
+            failures.append("kfield plot did not say it wrote " + path)
+        try:
+            image = matplotlib.image.imread(path)
+        except Exception as e:  # noqa: BLE001 - any decoding failure is the finding
+            failures.append("%s does not decode as PNG: %s" % (path, e))
+            continue
+        if image.shape[:2] != (height, width):
+            failures.append("%s is %dx%d, not %dx%d" % (path, image.shape[1], image.shape[0], width, height))
+        colours = len(np.unique(image.reshape(-1, image.shape[-1]), axis=0))
+        if colours < 20:
+            failures.append("%s has %d colours: blank" % (path, colours))
+
+if failures:
+    print("\n\n".join(failures))
+    sys.exit(1)
+print("kfield train: one parameter hash for owners, threads, spaces, windows, budgets, resumes, kills%s; pictures ok"
+      % (" and ranks" if MPIEXEC else ""))
