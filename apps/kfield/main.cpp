@@ -188,6 +188,8 @@ int main(int argc, char* argv[]) {
   };
   try {
     requireThreadsFit(threads);
+    // --threads decides: Kokkos refuses to start when the environment asks for another count.
+    if (threads > 0) ::unsetenv("KOKKOS_NUM_THREADS");
     // MPI only under an MPI launcher: a singleton's MPI start-up (a daemon) would be most of
     // a small run's time.
     runtime.emplace(kfield::RuntimeOptions{threads, kfield::launchedByMpi()});

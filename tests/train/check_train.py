@@ -66,7 +66,7 @@ if "held-out 0 (90 devices" not in text or "library distance-gradient mean |erro
 
 # Placement and memory change no bit.
 for extra in (["--owners", "3"], ["--owners", "6", "--threads", "1"], ["--threads", "2"],
-              ["--space", "serial"], ["--window", "3"], ["--budget", "60000"]):
+              ["--space", "serial"], ["--window", "3"], ["--budget", "200000"]):
     got, _ = train(full, os.path.join(WORK, "placed.h5"), *extra)
     expect(" ".join(extra), got, base)
 
@@ -99,10 +99,28 @@ for attempt in range(3):
     expect("resumed after kill -9 (attempt %d)" % attempt, got, want)
 
 if MPIEXEC:
-    for ranks in (2, 3):
+    for ranks in (1, 2, 3):
         got, _ = train(full, os.path.join(WORK, "ranks%d.h5" % ranks), "--owners", "3",
                        launch=(MPIEXEC, "-np", str(ranks)))
         expect("mpiexec -np %d" % ranks, got, base)
+
+def image_ok(path, size, said):
+    """The PNG was announced, decodes, has the size asked and many colours (not blank)."""
+    import matplotlib.image
+    import numpy as np
+    if path not in said.split():
+        failures.append("kfield plot did not say it wrote " + path)
+    try:
+        image = matplotlib.image.imread(path)
+    except Exception as e:  # noqa: BLE001 - any decoding failure is the finding
+        failures.append("%s does not decode as PNG: %s" % (path, e))
+        return
+    if image.shape[:2] != (size[1], size[0]):
+        failures.append("%s is %dx%d, not %dx%d" % (path, image.shape[1], image.shape[0], size[0], size[1]))
+    colours = len(np.unique(image.reshape(-1, image.shape[-1]), axis=0))
+    if colours < 20:
+        failures.append("%s has %d colours: blank" % (path, colours))
+
 
 # Pictures of the training checkpoint.
 pictures = os.path.join(WORK, "pictures")
@@ -111,22 +129,20 @@ r = subprocess.run([KFIELD, "plot", os.path.join(WORK, "base.h5"), "--out", pict
 if r.returncode != 0:
     failures.append("kfield plot: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
 else:
-    import matplotlib.image
-    import numpy as np
-    for name, (width, height) in (("loss.png", (900, 480)), ("heldout0.png", (1500, 480))):
-        path = os.path.join(pictures, name)
-        if path not in r.stdout.split():
-            failures.append("kfield plot did not say it wrote " + path)
-        try:
-            image = matplotlib.image.imread(path)
-        except Exception as e:  # noqa: BLE001 - any decoding failure is the finding
-            failures.append("%s does not decode as PNG: %s" % (path, e))
-            continue
-        if image.shape[:2] != (height, width):
-            failures.append("%s is %dx%d, not %dx%d" % (path, image.shape[1], image.shape[0], width, height))
-        colours = len(np.unique(image.reshape(-1, image.shape[-1]), axis=0))
-        if colours < 20:
-            failures.append("%s has %d colours: blank" % (path, colours))
+    for name, size in (("loss.png", (900, 480)), ("heldout0.png", (1500, 480))):
+        image_ok(os.path.join(pictures, name), size, r.stdout)
+
+# Pictures of simulation exports: a grid as pixels, a random geometric graph as points.
+for network in ("grid:24x20", "rgg:300:1.5:4"):
+    export = os.path.join(WORK, "export-%s.h5" % network.split(":")[0])
+    folder = os.path.join(WORK, "export-%s" % network.split(":")[0])
+    subprocess.run([KFIELD, "run", "distance-gradient", "--network", network, "--out", export], check=True,
+                   capture_output=True, timeout=60)
+    r = subprocess.run([KFIELD, "plot", export, "--out", folder], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        failures.append("kfield plot %s: exit %d\n%s%s" % (export, r.returncode, r.stdout, r.stderr))
+        continue
+    image_ok(os.path.join(folder, "field.png"), (720, 600), r.stdout)
 
 if failures:
     print("\n\n".join(failures))

@@ -83,7 +83,12 @@ def plot_training(f, out):
         draw(axes[0], x, y, values, "learned: " + title, vmin=low, vmax=high)
         if expected is not None:
             draw(axes[1], x, y, expected, "exact (Dijkstra)", vmin=low, vmax=high)
-            draw(axes[2], x, y, values - expected, "learned - exact", cmap="coolwarm")
+            with np.errstate(invalid="ignore"):  # inf - inf where neither reaches: not drawn
+                error = values - expected
+            finite = error[np.isfinite(error)]
+            bound = float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
+            # Centred on zero: white is right, red too long, blue too short.
+            draw(axes[2], x, y, error, "learned - exact", cmap="coolwarm", vmin=-bound, vmax=bound)
         fig.tight_layout()
         save(fig, os.path.join(out, name + ".png"))
 

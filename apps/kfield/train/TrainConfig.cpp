@@ -58,13 +58,15 @@ class Reader {
                const std::map<std::string, std::function<void(const std::string&, const nlohmann::json&)>>& keys) const {
     if (!j.is_object()) fail(name, "must be an object, got " + j.dump());
     for (const auto& [key, value] : j.items()) {
+      const std::string path = name.empty() ? key : name + "." + key;
       const auto it = keys.find(key);
       if (it == keys.end()) {
         std::string known;
         for (const auto& k : keys) known += (known.empty() ? "" : ", ") + k.first;
-        fail(name + "." + key, "is not a key of '" + name + "' (it has: " + known + ")");
+        fail(path, (name.empty() ? std::string("is not a section of a train config") : "is not a key of '" + name + "'") +
+                       " (it has: " + known + ")");
       }
-      it->second(name + "." + key, value);
+      it->second(path, value);
     }
   }
 
@@ -109,7 +111,7 @@ class Reader {
            c_.out = v.get<std::string>();
          }},
     };
-    section("config", j, top);
+    section("", j, top);
     if (c_.beta1 >= 1.0 || c_.beta2 >= 1.0) fail("training.beta1", "and 'training.beta2' must be below 1");
     if (c_.owners > c_.samples) {
       fail("training.owners", "is " + std::to_string(c_.owners) + ", more than the " + std::to_string(c_.samples) +
