@@ -111,6 +111,56 @@ TEST(CheckpointFile, EveryFieldRoundTripsBitForBit) {
   expectSame(io::loadCheckpoint(dir / "a.h5"), empty);
 }
 
+// kfield train's log and pictures' fields come back as written; a checkpoint without them, or
+// with mismatched arrays, is refused by name.
+TEST(CheckpointFile, TheTrainingRecordRoundTrips) {
+  TempFolder dir;
+  io::TrainingRecord t;
+  t.config = "{\"training\": {\"steps\": 3}}";
+  t.report = "held-out 0: ...\n";
+  t.loss = {3.5, 1.25, -0.0};
+  t.gradientNorm = {9.0, 4.0, 1e-300};
+  io::PositionedField f;
+  f.name = "heldout0";
+  f.title = "held-out network 0";
+  f.x = {0.0, 1.0};
+  f.y = {2.0, 3.0};
+  f.values = {0.5, std::numeric_limits<double>::infinity()};
+  f.expected = {0.25, 7.0};
+  t.fields.push_back(f);
+  f.name = "plain";
+  f.expected.clear();
+  t.fields.push_back(f);
+  io::CheckpointOptions options;
+  options.training = &t;
+  io::saveCheckpoint(dir / "t.h5", someState(), options);
+  expectSame(io::loadCheckpoint(dir / "t.h5"), someState());
+  const io::TrainingRecord back = io::loadTrainingRecord(dir / "t.h5");
+  EXPECT_EQ(back.config, t.config);
+  EXPECT_EQ(back.report, t.report);
+  EXPECT_EQ(back.loss.size(), 3u);
+  EXPECT_EQ(impl::bitsOf(back.loss[2]), impl::bitsOf(-0.0));
+  EXPECT_EQ(back.gradientNorm, t.gradientNorm);
+  ASSERT_EQ(back.fields.size(), 2u);
+  EXPECT_EQ(back.fields[0].name, "heldout0");
+  EXPECT_EQ(back.fields[0].title, "held-out network 0");
+  EXPECT_EQ(back.fields[0].values, t.fields[0].values);
+  EXPECT_EQ(back.fields[0].expected, t.fields[0].expected);
+  EXPECT_TRUE(back.fields[1].expected.empty());
+
+  io::saveCheckpoint(dir / "plain.h5", someState());
+  EXPECT_NE(errorOf([&] { io::loadTrainingRecord(dir / "plain.h5"); }).find("holds no /training"), std::string::npos);
+  t.gradientNorm.pop_back();
+  EXPECT_NE(errorOf([&] { io::saveCheckpoint(dir / "bad.h5", someState(), options); })
+                .find("the training log has 3 losses and 2 gradient norms"),
+            std::string::npos);
+  t.gradientNorm.push_back(0.0);
+  t.fields[0].y.pop_back();
+  EXPECT_NE(errorOf([&] { io::saveCheckpoint(dir / "bad.h5", someState(), options); })
+                .find("field 'heldout0' has arrays of different sizes"),
+            std::string::npos);
+}
+
 // kfield writes and checks Fletcher32 chunks itself (faster than HDF5's filter): HDF5's own
 // filter must read what it writes, and it must read what HDF5's filter writes. Random bits,
 // sizes around HDF5's 360-word blocks and a partial last chunk.

@@ -4,8 +4,11 @@
 #include "FieldReference.hpp"
 #include "TestSpaces.hpp"
 
+#include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Library.hpp>
+#include <kfield/field/NeuralField.hpp>
 #include <kfield/field/Programs.hpp>
+#include <kfield/net/ShortestPaths.hpp>
 #include <kfield/sim/Simulation.hpp>
 
 #include <cmath>
@@ -53,6 +56,90 @@ TYPED_TEST(Programs, GradientsAreExactGraphDistances) {
   const Network net = Network::randomGeometric(300, 1.7, 3);
   EXPECT_EQ(stable<TypeParam>("hop-gradient", net), bfsHops(net, {0}));
   EXPECT_EQ(stable<TypeParam>("distance-gradient", net), dijkstra(net, {0}));
+}
+
+// shortestPaths' settling round is the distance gradient's: exact after it, not one before.
+TYPED_TEST(Programs, TheDistanceGradientSettlesWhenShortestPathsSay) {
+  const Network net = Network::randomGeometric(300, 1.7, 3);
+  const ShortestPaths exact = shortestPaths(net, {0, 150});
+  const TracedProgram program = lib::findProgram("distance-gradient")->build(net, {});
+  BasicSimulation<TypeParam> sim(program, net, 2);
+  for (const std::int64_t s : {0, 150}) sim.sensor("source").set(s, 0, true), sim.sensor("source").set(s, 1, true);
+  sim.run({exact.roundsToSettle() - 1, exact.roundsToSettle()});
+  const HostPlane out = sim.output();
+  std::vector<double> early, settled;
+  for (std::int64_t d = 0; d < net.devices(); ++d) early.push_back(out(d, 0)), settled.push_back(out(d, 1));
+  EXPECT_EQ(settled, exact.distance);
+  EXPECT_NE(early, exact.distance);
+}
+
+// The neural field: 0 at a source, +inf where no source is heard, and its gradient through
+// the rounds is the central differences' (the reversal through tanh layers, means and mins).
+TYPED_TEST(Programs, NeuralDistanceGradientIsCentralDifferences) {
+  lib::NeuralFieldShape shape;
+  shape.hidden = {3, 2};
+  const TracedProgram program =
+      trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "neural");
+  // Edge lengths all differ: no two paths tie, so every min has one slope.
+  std::vector<double> x{0, 1.03, 2.11, 0.47, 1.58, 2.62, 9}, y{0, 0.07, -0.05, 0.81, 0.77, 0.86, 9};
+  const Network lone = Network::fromPositions(x, y, 1.2);  // device 6 hears no one
+  x.pop_back(), y.pop_back();
+  const Network net = Network::fromPositions(x, y, 1.2);
+  const ShortestPaths exact = shortestPaths(net, {0});
+  std::vector<double> w;
+  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, 5)) w.insert(w.end(), layer.begin(), layer.end());
+  auto run = [&](const std::vector<double>& at) {
+    diff::BasicGradient<TypeParam> g(program, net, 1);
+    for (const ParameterInfo& p : program.parameters) {
+      g.parameter(p.name, std::vector<double>(at.begin() + p.offset, at.begin() + p.offset + p.width));
+    }
+    g.sensor("source").set(0, true);
+    HostPlane target("target", net.devices(), 1);
+    for (std::int64_t d = 0; d < net.devices(); ++d) target(d, 0) = exact.distance[std::size_t(d)];
+    g.target(target);
+    return g.run(exact.roundsToSettle() + 3);
+  };
+  {
+    BasicSimulation<TypeParam> sim(program, lone, 1);
+    for (const ParameterInfo& p : program.parameters) {
+      sim.parameter(p.name, std::vector<double>(w.begin() + p.offset, w.begin() + p.offset + p.width));
+    }
+    sim.sensor("source").set(0, true);
+    sim.run(exact.roundsToSettle() + 3);
+    EXPECT_EQ(sim.output()(0, 0), 0.0);
+    EXPECT_EQ(sim.output()(6, 0), lib::kInfinity);
+  }
+  const diff::GradientResult r = run(w);
+  ASSERT_TRUE(std::isfinite(r.loss));
+  ASSERT_EQ(r.gradient.size(), w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const double h = 1e-6;
+    auto plus = w, minus = w;
+    plus[i] += h;
+    minus[i] -= h;
+    const double fd = (run(plus).loss - run(minus).loss) / (2 * h);
+    EXPECT_NEAR(r.gradient[i], fd, 1e-6 * (1.0 + std::fabs(fd))) << "parameter value " << i;
+  }
+}
+
+TYPED_TEST(Programs, NeuralShapesAreCheckedByLayer) {
+  lib::NeuralFieldShape shape;
+  shape.hidden = {};
+  EXPECT_EQ(errorOf([&] { lib::neuralParameters(shape); }),
+            "kfield::lib::neuralParameters: a neural field has 1 to 4 hidden layers, got 0");
+  shape.hidden = {8, 65};
+  EXPECT_EQ(errorOf([&] { lib::neuralParameters(shape); }),
+            "kfield::lib::neuralParameters: hidden layer 2 has 65 units; 1 to 64 are allowed");
+  shape.hidden = {4, 2};
+  const auto layers = lib::neuralParameters(shape);
+  ASSERT_EQ(layers.size(), 3u);
+  EXPECT_EQ(layers[0].width(), 3 * 4 + 4);
+  EXPECT_EQ(layers[1].width(), 4 * 2 + 2);
+  EXPECT_EQ(layers[2].width(), 2 + 1 + 3 + 1);  // h_last, least, the features, the bias
+  // The skip path starts as the identity: the weight on `least` (after h_last) is 1.
+  EXPECT_EQ(lib::neuralInitialParameters(shape, 3)[2][2], 1.0);
+  EXPECT_EQ(lib::neuralInitialParameters(shape, 3), lib::neuralInitialParameters(shape, 3));
+  EXPECT_NE(lib::neuralInitialParameters(shape, 3), lib::neuralInitialParameters(shape, 4));
 }
 
 // A tuple-valued program: its output is one block of device rows per component.

@@ -3,6 +3,9 @@
 #include "../Command.hpp"
 
 #include <kfield/Random.hpp>
+#include <kfield/diff/FieldContribution.hpp>
+#include <kfield/field/NeuralField.hpp>
+#include <kfield/learn/Rules.hpp>
 #include <kfield/impl/Sizes.hpp>
 #include <kfield/net/ShortestPaths.hpp>
 #include <kfield/rt/Topology.hpp>
@@ -98,6 +101,38 @@ std::vector<Scenario> trainingScenarios(const TrainConfig& c, const Network& net
                            stream(c.seed, kScenario, std::uint64_t(j))));
   }
   return out;
+}
+
+TracedProgram neuralProgram(const TrainConfig& c) {
+  lib::NeuralFieldShape shape;
+  shape.hidden = c.hidden;
+  return trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "neural-distance");
+}
+
+std::vector<double> initialParameters(const TrainConfig& c) {
+  lib::NeuralFieldShape shape;
+  shape.hidden = c.hidden;
+  std::vector<double> all;
+  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, c.initSeed)) {
+    all.insert(all.end(), layer.begin(), layer.end());
+  }
+  return all;
+}
+
+DataParallelSystem trainingSystem(const TrainConfig& c, const TracedProgram& program, const Network& network,
+                                  const std::vector<Scenario>& scenarios, std::int64_t owners) {
+  DataParallelSystem system = diff::fieldSystem(
+      program, network, rules::adam(program.parameterWidth(), c.beta1, c.beta2, c.epsilon), c.rate, initialParameters(c));
+  system.owners.resize(std::size_t(owners));
+  const auto samples = static_cast<std::int64_t>(scenarios.size());
+  for (std::int64_t j = 0; j < samples; ++j) {
+    const Scenario& s = scenarios[std::size_t(j)];
+    std::vector<double> source(std::size_t(network.devices()), 0.0);
+    for (const std::int64_t d : s.sources) source[std::size_t(d)] = 1.0;
+    system.owners[std::size_t(j * owners / samples)].push_back(
+        diff::fieldSample(program, network, s.stop, {{"source", source}}, s.target));
+  }
+  return system;
 }
 
 HeldOut heldOutScenario(const TrainConfig& c, std::int64_t h) {

@@ -47,33 +47,6 @@ struct TrainOptions {
   bool showConfig = false;
 };
 
-// The learner's contribution: the field gradient, shared so the command reads each step's
-// losses (the learner keeps its own copy of the contribution).
-template <class Space>
-struct TrainContribution {
-  static constexpr bool kRows = true;
-  std::shared_ptr<diff::FieldContribution<Space>> field;
-  std::vector<unsigned char> identityBytes() const { return field->identityBytes(); }
-  template <class SampleView, class RowView>
-  void rows(const std::vector<double>& parameters, const SampleView& samples, const RowView& rows) {
-    field->rows(parameters, samples, rows);
-  }
-};
-
-TracedProgram neuralProgram(const TrainConfig& c) {
-  lib::NeuralFieldShape shape;
-  shape.hidden = c.hidden;
-  return trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "neural-distance");
-}
-
-std::vector<double> initialParameters(const TrainConfig& c) {
-  lib::NeuralFieldShape shape;
-  shape.hidden = c.hidden;
-  std::vector<double> all;
-  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, c.initSeed)) all.insert(all.end(), layer.begin(), layer.end());
-  return all;
-}
-
 std::string parameterDigest(const std::vector<Word>& words) {
   ResultBits bits;
   bits.rows = static_cast<std::int64_t>(words.size());
@@ -180,17 +153,7 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   if (owners > c.samples) {
     throw UserError("--owners " + std::to_string(owners) + " is more than the " + std::to_string(c.samples) + " scenarios");
   }
-  DataParallelSystem system = diff::fieldSystem(program, network, rules::adam(program.parameterWidth(), c.beta1, c.beta2, c.epsilon),
-                                                c.rate, initialParameters(c));
-  system.owners.resize(std::size_t(owners));
-  for (std::int64_t j = 0; j < c.samples; ++j) {
-    std::vector<double> source(std::size_t(network.devices()), 0.0);
-    for (const std::int64_t s : scenarios[std::size_t(j)].sources) source[std::size_t(s)] = 1.0;
-    // Owner o holds a contiguous run of the scenarios, the first ones one more.
-    const std::int64_t owner = j * owners / c.samples;
-    system.owners[std::size_t(owner)].push_back(
-        diff::fieldSample(program, network, scenarios[std::size_t(j)].stop, {{"source", source}}, scenarios[std::size_t(j)].target));
-  }
+  DataParallelSystem system = trainingSystem(c, program, network, scenarios, owners);
   LearnerOptions options;
 #if KFIELD_ENABLE_MPI
   if (world.ranks > 1) options.placement = OwnerPlacement::overRanks(MPI_COMM_WORLD);
@@ -198,8 +161,8 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   diff::GradientOptions gradient;
   gradient.window = o.window;
   gradient.budgetBytes = o.budget;
-  auto field = std::make_shared<diff::FieldContribution<Space>>(program, network, gradient, space);
-  DataParallelLearner<Space, TrainContribution<Space>> learner(system, TrainContribution<Space>{field}, options, space);
+  DataParallelLearner<Space, diff::FieldContribution<Space>> learner(
+      system, diff::FieldContribution<Space>(program, network, gradient, space), options, space);
 
   io::TrainingRecord record;
   record.config = c.json();
@@ -240,7 +203,7 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   for (std::int64_t step = first + 1; step <= c.steps; ++step) {
     learner.run(1);
     // Every scenario's loss, in sequence order whatever the split, summed in that order.
-    const std::vector<double>& mine = field->sampleLoss();
+    const std::vector<double>& mine = learner.contribution().sampleLoss();
     std::vector<unsigned char> bytes(mine.size() * sizeof(double));
     if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
     double loss = 0;

@@ -56,6 +56,8 @@ class DataParallelLearner {
   // std::invalid_argument naming the first difference (firstDifference) when `saved` is not of
   // this learner's system.
   void resume(const LearnerState& saved);
+  // The contribution this process's owners share (e.g. to read what its last step saw).
+  const Contribution& contribution() const { return contribution_; }
   // The mean contribution of the last step (for a gradient, what the update applied), on the
   // host; zeros before the first step.
   std::vector<double> mean() const {

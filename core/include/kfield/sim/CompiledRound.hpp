@@ -71,7 +71,8 @@ std::string compiledRoundsSource(const std::vector<TracedProgram>& programs,
                                  const std::string& table);
 
 // The source of the library's own compiled rounds (core/src/sim/compiled/LibraryRounds.cpp):
-// every program of lib::programs() that can be compiled. The test
+// every program of lib::programs() that can be compiled and has at most 256 operations (a
+// larger round's compile time outweighs it; neural-distance runs interpreted). The test
 // CompiledRoundSource.TheLibrarySourceIsWhatTheGeneratorWrites checks the file against it, and
 // writes the new source for copying over it when they differ.
 std::string libraryRoundsSource();
