@@ -4,8 +4,9 @@
 #   Kokkos_ROOT=<prefix of a CUDA Kokkos> bash scripts/gpu-check.sh [BUILD_DIR]
 #
 # 1. builds kfield with Kokkos' nvcc_wrapper, KFIELD_REQUIRE_CUDA=ON and warnings as errors;
-# 2. runs ctest (kfield_test_Cuda among the rest);
-# 3. runs the main job (the hop gradient on a 1000 x 1000 grid until stable), every library
+# 2. runs ctest (kfield_test_Cuda among the rest; train.end_to_end trains on the default
+#    space, Cuda, and compares the parameter hash with Serial's and OpenMP's);
+# 3. runs the hop gradient on a 1000 x 1000 grid until stable, every library
 #    program, and the gradient of both learnable ones under kfield repro: on Cuda and on every
 #    host space the build has, at 1 and 2 OpenMP threads and in sample chunks, comparing the
 #    bits of their results;
