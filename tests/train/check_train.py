@@ -78,6 +78,15 @@ expect("resumed at step 8 under 3 owners", got, base)
 if "resumed at step 8" not in text:
     failures.append("the resumed run does not say where it resumed:\n" + text)
 
+# A checkpoint of another problem, or one past the steps asked, is refused by name (exit 2).
+for cfg, message in ((config("wider", program__hidden=[5, 4]), "it was trained with program.hidden[0] = 4, this config has 5"),
+                     (config("deeper", program__hidden=[4, 4, 4]), "it was trained with program.hidden[2] = (none)"),
+                     (config("fewer", training__steps=5), "it is at step 8, past training.steps = 5")):
+    r = subprocess.run([KFIELD, "train", cfg, "--no-png", "--out", os.path.join(WORK, "refused.h5"), "--resume",
+                        os.path.join(WORK, "short.h5")], capture_output=True, text=True, timeout=60)
+    if r.returncode != 2 or message not in r.stderr:
+        failures.append("resuming short.h5 with %s: exit %d, expected 2 and '%s':\n%s" % (cfg, r.returncode, message, r.stderr))
+
 # Killed (SIGKILL) at a random moment after its first checkpoint: resumed from what is on disk.
 rng = random.Random(int(os.environ.get("KFIELD_TRAIN_SEED", "1")))
 slow = config("slow", training__steps=40, training__checkpoint_every=3)

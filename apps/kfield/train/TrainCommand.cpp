@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iostream>
@@ -69,10 +70,29 @@ void requireSameTraining(const TrainConfig& now, const std::string& savedJson, c
     saved.erase(free);
     current.erase(free);
   }
+  // A flattened key ("/program/hidden/0") as the config writes it ("program.hidden[0]").
+  auto keyName = [](const std::string& pointer) {
+    std::string out;
+    std::size_t at = 1;
+    while (at <= pointer.size()) {
+      const std::size_t next = std::min(pointer.find('/', at), pointer.size());
+      const std::string part = pointer.substr(at, next - at);
+      const bool index = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+      out += index ? "[" + part + "]" : (out.empty() ? "" : ".") + part;
+      at = next + 1;
+    }
+    return out;
+  };
   for (const auto& [key, value] : current.items()) {
     if (!saved.contains(key) || saved[key] != value) {
-      throw UserError("--resume '" + path + "': it was trained with " + key.substr(1) + " = " +
+      throw UserError("--resume '" + path + "': it was trained with " + keyName(key) + " = " +
                       (saved.contains(key) ? saved[key].dump() : "(none)") + ", this config has " + value.dump());
+    }
+  }
+  for (const auto& [key, value] : saved.items()) {
+    if (!current.contains(key)) {
+      throw UserError("--resume '" + path + "': it was trained with " + keyName(key) + " = " + value.dump() +
+                      ", this config has none");
     }
   }
 }
