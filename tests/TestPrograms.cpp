@@ -122,6 +122,39 @@ TYPED_TEST(Programs, NeuralDistanceGradientIsCentralDifferences) {
   }
 }
 
+// Around obstacles: an obstacle outputs 0 and passes nothing on, so the devices behind a wall
+// of them are never reached; with no obstacle it is the plain neural field, bit for bit.
+TYPED_TEST(Programs, NeuralDistanceGoesRoundObstacles) {
+  lib::NeuralFieldShape shape;
+  shape.hidden = {4};
+  const TracedProgram plain =
+      trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "plain");
+  const TracedProgram walled = trace(
+      [&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), p.sense<bool>("obstacle"), shape); },
+      "walled");
+  const Network net = Network::grid(5, 4);  // a wall down column 2 cuts columns 3 and 4 off
+  std::vector<double> w;
+  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, 2)) w.insert(w.end(), layer.begin(), layer.end());
+  auto run = [&](const TracedProgram& program, bool wall) {
+    BasicSimulation<TypeParam> sim(program, net, 2);
+    for (const ParameterInfo& p : program.parameters) {
+      sim.parameter(p.name, std::vector<double>(w.begin() + p.offset, w.begin() + p.offset + p.width));
+    }
+    sim.sensor("source").set(0, 0, true), sim.sensor("source").set(0, 1, true);
+    for (std::int64_t y = 0; y < 4 && wall; ++y) sim.sensor("obstacle").set(y * 5 + 2, 0, true);
+    sim.run(12);
+    return sim.output();
+  };
+  const HostPlane open = run(plain, false), around = run(walled, true);
+  for (std::int64_t d = 0; d < net.devices(); ++d) {
+    EXPECT_EQ(bitsOf(around(d, 1)), bitsOf(open(d, 1))) << d;  // sample 1 has no obstacle
+    const std::int64_t column = d % 5;
+    const double expected = column == 2 ? 0.0 : column > 2 ? lib::kInfinity : around(d, 0);
+    EXPECT_EQ(around(d, 0), expected) << d;
+    EXPECT_EQ(std::isfinite(around(d, 0)), column <= 2) << d;
+  }
+}
+
 TYPED_TEST(Programs, NeuralShapesAreCheckedByLayer) {
   lib::NeuralFieldShape shape;
   shape.hidden = {};

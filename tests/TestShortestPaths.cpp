@@ -49,6 +49,24 @@ TEST(ShortestPaths, ComponentsAreNumberedByTheirLeastDevice) {
   EXPECT_EQ(p.roundsToSettle(), 2);
 }
 
+// An obstacle cuts a line in two: nothing passes it, and the far side is another component.
+TEST(ShortestPaths, GoRoundBlockedDevicesOrNotAtAll) {
+  const Network line = Network::grid(7, 1);
+  const std::vector<char> blocked{0, 0, 0, 1, 0, 0, 0};
+  const ShortestPaths p = shortestPaths(line, {1}, blocked);
+  EXPECT_EQ(p.edges, (std::vector<std::int64_t>{1, 0, 1, -1, -1, -1, -1}));
+  EXPECT_TRUE(std::isinf(p.distance[3]) && std::isinf(p.distance[4]));
+  std::int64_t count = 0;
+  EXPECT_EQ(components(line, &count, blocked), (std::vector<std::int64_t>{0, 0, 0, -1, 1, 1, 1}));
+  EXPECT_EQ(count, 2);
+  // On a grid the path goes round: (0,1) blocked, (0,0) to (0,2) takes 4 edges.
+  const Network grid = Network::grid(3, 3);
+  std::vector<char> wall(9, 0);
+  wall[3] = 1;
+  EXPECT_EQ(shortestPaths(grid, {0}, wall).edges[6], 4);
+  EXPECT_EQ(shortestPaths(grid, {0}, wall).distance[6], 4.0);
+}
+
 TEST(ShortestPaths, RefuseASourceOutsideTheNetwork) {
   const Network net = Network::grid(3, 3);
   try {
@@ -57,6 +75,11 @@ TEST(ShortestPaths, RefuseASourceOutsideTheNetwork) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("9"), std::string::npos) << e.what();
   }
+  std::vector<char> blocked(9, 0);
+  blocked[4] = 1;
+  EXPECT_THROW(shortestPaths(net, {4}, blocked), std::invalid_argument);  // a blocked source
+  EXPECT_THROW(shortestPaths(net, {0}, std::vector<char>(8, 0)), std::invalid_argument);
+  EXPECT_THROW(components(net, nullptr, std::vector<char>(10, 0)), std::invalid_argument);
 }
 
 }  // namespace

@@ -113,6 +113,20 @@ if MPIEXEC:
                        launch=(MPIEXEC, "-np", str(ranks)))
         expect("mpiexec -np %d" % ranks, got, base)
 
+# Around obstacles (task b): the loss falls, placement changes no bit, the held-out networks
+# have ten times the obstacles and are scored on their free devices.
+walled = config("walled", scenarios__obstacles=1)
+walled_base, text = train(walled, os.path.join(WORK, "walled.h5"))
+m = re.search(r"loss: (\S+) at step 1, (\S+) at step 12", text or "")
+if not m or not float(m.group(2)) < 0.5 * float(m.group(1)):
+    failures.append("around obstacles, the loss did not fall to half in 12 steps:\n" + str(text))
+if not re.search(r"held-out 0 \(90 devices, [0-9]+ on obstacles", text or ""):
+    failures.append("no held-out report with obstacles:\n" + str(text))
+for extra in (["--owners", "3", "--threads", "1"], ["--space", "serial"]):
+    got, _ = train(walled, os.path.join(WORK, "walled-placed.h5"), *extra)
+    expect("around obstacles, " + " ".join(extra), got, walled_base)
+
+
 def image_ok(path, size, said):
     """The PNG was announced, decodes, has the size asked and many colours (not blank)."""
     import matplotlib.image

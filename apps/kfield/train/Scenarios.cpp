@@ -11,6 +11,8 @@
 #include <kfield/rt/Topology.hpp>
 
 #include <cmath>
+#include <map>
+#include <string>
 #include <limits>
 
 namespace kfield::cli {
@@ -35,29 +37,70 @@ std::int64_t drawBelow(std::uint64_t s, std::uint64_t counter, std::int64_t n) {
   return std::min<std::int64_t>(n - 1, std::int64_t(uniform01(s, counter) * double(n)));
 }
 
-// Sources drawn in each of `groups` runs of `size` ids, plus the least device of every part of
-// the network no source reaches; then the exact distances and the rounds to run.
-Scenario scenario(const Network& network, std::int64_t groups, std::int64_t size, std::int64_t sources,
-                  std::int64_t extraRounds, std::uint64_t s) {
+// A graph's square: x in [left, left + side), y in [0, side).
+struct Square {
+  double left = 0, side = 0;
+};
+
+// `count` discs of radius 1.5 to 3 in each square: the devices inside are obstacles.
+std::vector<char> drawObstacles(const Network& network, const std::vector<Square>& squares, std::int64_t count,
+                                std::uint64_t s, std::uint64_t& counter) {
+  std::vector<char> out(std::size_t(network.devices()), 0);
+  const std::vector<double>& x = network.x();
+  const std::vector<double>& y = network.y();
+  for (const Square& q : squares) {
+    for (std::int64_t k = 0; k < count; ++k) {
+      const double cx = q.left + q.side * uniform01(s, counter++), cy = q.side * uniform01(s, counter++);
+      const double r = 1.5 + 1.5 * uniform01(s, counter++);
+      for (std::int64_t d = 0; d < network.devices(); ++d) {
+        const double dx = x[std::size_t(d)] - cx, dy = y[std::size_t(d)] - cy;
+        if (dx * dx + dy * dy <= r * r) out[std::size_t(d)] = 1;
+      }
+    }
+  }
+  return out;
+}
+
+// Obstacles (with `obstacles` > 0), then sources drawn in each of the squares' runs of `size`
+// ids (never on an obstacle), plus the least free device of every part of the network no
+// source reaches; then the exact distances and the rounds to run.
+Scenario scenario(const Network& network, const std::vector<Square>& squares, std::int64_t size, std::int64_t sources,
+                  std::int64_t obstacles, std::int64_t extraRounds, std::uint64_t s) {
   Scenario out;
   std::uint64_t counter = 0;
-  for (std::int64_t g = 0; g < groups; ++g) {
-    for (std::int64_t k = 0; k < sources; ++k) out.sources.push_back(g * size + drawBelow(s, counter++, size));
+  if (obstacles > 0) out.obstacle = drawObstacles(network, squares, obstacles, s, counter);
+  auto blocked = [&](std::int64_t d) { return !out.obstacle.empty() && out.obstacle[std::size_t(d)] != 0; };
+  for (std::size_t g = 0; g < squares.size(); ++g) {
+    for (std::int64_t k = 0; k < sources; ++k) {
+      for (int attempt = 0; attempt < 64; ++attempt) {  // a graph all obstacles gets none
+        const std::int64_t d = std::int64_t(g) * size + drawBelow(s, counter++, size);
+        if (!blocked(d)) {
+          out.sources.push_back(d);
+          break;
+        }
+      }
+    }
   }
   std::int64_t parts = 0;
-  const std::vector<std::int64_t> part = components(network, &parts);
+  const std::vector<std::int64_t> part = components(network, &parts, out.obstacle);
   std::vector<char> reached(std::size_t(parts), 0);
   for (const std::int64_t d : out.sources) reached[std::size_t(part[std::size_t(d)])] = 1;
   for (std::int64_t d = 0; d < network.devices(); ++d) {
+    if (blocked(d)) continue;
     char& r = reached[std::size_t(part[std::size_t(d)])];
     if (!r) out.sources.push_back(d);
     r = 1;
   }
-  const ShortestPaths paths = shortestPaths(network, out.sources);
+  const ShortestPaths paths = shortestPaths(network, out.sources, out.obstacle);
   out.target = paths.distance;
+  for (std::int64_t d = 0; d < network.devices(); ++d) {
+    if (blocked(d)) out.target[std::size_t(d)] = 0.0;  // what the program outputs there
+  }
   out.stop = paths.roundsToSettle() + drawBelow(s, counter++, extraRounds + 1);
   return out;
 }
+
+double gapOf(const TrainConfig& c) { return std::sqrt(double(c.devices)) + 2.0 * c.radius + 1.0; }
 
 }  // namespace
 
@@ -87,17 +130,18 @@ void requireTrainSizes(const TrainConfig& c) {
 
 Network trainingNetwork(const TrainConfig& c) {
   std::vector<double> x, y;
-  const double gap = std::sqrt(double(c.devices)) + 2.0 * c.radius + 1.0;  // graphs never touch
-  for (std::int64_t g = 0; g < c.graphs; ++g) {
-    drawPoints(stream(c.seed, kTrainingGraph, std::uint64_t(g)), c.devices, double(g) * gap, x, y);
+  for (std::int64_t g = 0; g < c.graphs; ++g) {  // gapOf: graphs never touch
+    drawPoints(stream(c.seed, kTrainingGraph, std::uint64_t(g)), c.devices, double(g) * gapOf(c), x, y);
   }
   return Network::fromPositions(std::move(x), std::move(y), c.radius);
 }
 
 std::vector<Scenario> trainingScenarios(const TrainConfig& c, const Network& network) {
+  std::vector<Square> squares;
+  for (std::int64_t g = 0; g < c.graphs; ++g) squares.push_back({double(g) * gapOf(c), std::sqrt(double(c.devices))});
   std::vector<Scenario> out;
   for (std::int64_t j = 0; j < c.samples; ++j) {
-    out.push_back(scenario(network, c.graphs, c.devices, c.sources, c.extraRounds,
+    out.push_back(scenario(network, squares, c.devices, c.sources, c.obstacles, c.extraRounds,
                            stream(c.seed, kScenario, std::uint64_t(j))));
   }
   return out;
@@ -106,6 +150,10 @@ std::vector<Scenario> trainingScenarios(const TrainConfig& c, const Network& net
 TracedProgram neuralProgram(const TrainConfig& c) {
   lib::NeuralFieldShape shape;
   shape.hidden = c.hidden;
+  if (c.obstacles > 0) {
+    return trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), p.sense<bool>("obstacle"), shape); },
+                 "neural-distance-obstacles");
+  }
   return trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "neural-distance");
 }
 
@@ -127,10 +175,10 @@ DataParallelSystem trainingSystem(const TrainConfig& c, const TracedProgram& pro
   const auto samples = static_cast<std::int64_t>(scenarios.size());
   for (std::int64_t j = 0; j < samples; ++j) {
     const Scenario& s = scenarios[std::size_t(j)];
-    std::vector<double> source(std::size_t(network.devices()), 0.0);
-    for (const std::int64_t d : s.sources) source[std::size_t(d)] = 1.0;
-    system.owners[std::size_t(j * owners / samples)].push_back(
-        diff::fieldSample(program, network, s.stop, {{"source", source}}, s.target));
+    std::map<std::string, std::vector<double>> sensors{{"source", std::vector<double>(std::size_t(network.devices()), 0.0)}};
+    for (const std::int64_t d : s.sources) sensors["source"][std::size_t(d)] = 1.0;
+    if (!s.obstacle.empty()) sensors["obstacle"] = std::vector<double>(s.obstacle.begin(), s.obstacle.end());
+    system.owners[std::size_t(j * owners / samples)].push_back(diff::fieldSample(program, network, s.stop, sensors, s.target));
   }
   return system;
 }
@@ -140,7 +188,8 @@ HeldOut heldOutScenario(const TrainConfig& c, std::int64_t h) {
   const std::int64_t n = c.devices * c.scale;
   drawPoints(stream(c.seed, kHeldOutGraph, std::uint64_t(h)), n, 0.0, x, y);
   Network network = Network::fromPositions(std::move(x), std::move(y), c.radius);
-  Scenario s = scenario(network, 1, n, c.sources, c.extraRounds, stream(c.seed, kHeldOutScenario, std::uint64_t(h)));
+  Scenario s = scenario(network, {{0.0, std::sqrt(double(n))}}, n, c.sources, c.obstacles * c.scale, c.extraRounds,
+                        stream(c.seed, kHeldOutScenario, std::uint64_t(h)));
   return {std::move(network), std::move(s)};
 }
 

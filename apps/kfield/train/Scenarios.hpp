@@ -18,7 +18,8 @@ namespace kfield::cli {
 struct Scenario {
   std::vector<std::int64_t> sources;
   std::int64_t stop = 0;        // rounds it runs: until its distances settle, plus extra
-  std::vector<double> target;   // the exact distance on every device
+  std::vector<double> target;   // the exact distance on every device (0 on an obstacle)
+  std::vector<char> obstacle;   // per device, with obstacles; else empty
 };
 
 // Refuses (UserError naming the keys) sizes that do not fit: devices per network, and the

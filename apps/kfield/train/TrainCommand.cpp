@@ -107,14 +107,24 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
                     Space space) {
   Evaluation out;
   std::ostringstream report;
-  const TracedProgram exact = trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); },
-                                    "distance-gradient");
+  // The hand-written reference: the library's distance gradient, in a branch of the free
+  // devices where there are obstacles (they never hear each other).
+  const TracedProgram exact = c.obstacles > 0
+      ? trace([](Program& p) {
+          return p.branch(
+              p.sense<bool>("obstacle"), [&] { return p.constant(lib::kInfinity); },
+              [&] { return lib::distanceGradient(p, p.sense<bool>("source")); });
+        }, "distance-gradient-obstacles")
+      : trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); }, "distance-gradient");
   for (std::int64_t h = 0; h < c.heldOut; ++h) {
     const HeldOut held = heldOutScenario(c, h);
     const std::int64_t n = held.network.devices();
     auto fieldOf = [&](const TracedProgram& prog, bool learned) {
       BasicSimulation<Space> sim(prog, held.network, 1, space);
       for (const std::int64_t s : held.scenario.sources) sim.sensor("source").set(s, 0, true);
+      for (std::size_t d = 0; d < held.scenario.obstacle.size(); ++d) {
+        if (held.scenario.obstacle[d]) sim.sensor("obstacle").set(std::int64_t(d), 0, true);
+      }
       if (learned) {
         for (const ParameterInfo& p : prog.parameters) {
           sim.parameter(p.name, std::vector<double>(parameters.begin() + p.offset, parameters.begin() + p.offset + p.width));
@@ -127,9 +137,14 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
       return v;
     };
     const std::vector<double> learned = fieldOf(program, true), library = fieldOf(exact, false);
+    auto blocked = [&](std::int64_t d) { return !held.scenario.obstacle.empty() && held.scenario.obstacle[std::size_t(d)]; };
+    std::int64_t free = 0;
+    for (std::int64_t d = 0; d < n; ++d) free += blocked(d) ? 0 : 1;
+    // Over the free devices (all of them without obstacles).
     auto errors = [&](const std::vector<double>& v) {
       double sum = 0, most = 0, scale = 0;
       for (std::int64_t d = 0; d < n; ++d) {
+        if (blocked(d)) continue;
         const double e = std::fabs(v[std::size_t(d)] - held.scenario.target[std::size_t(d)]);
         sum += e;
         most = std::max(most, e != e ? INFINITY : e);
@@ -137,10 +152,12 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
       }
       char text[160];
       std::snprintf(text, sizeof text, "mean |error| %.4g (%.3g%% of the mean distance %.4g), max %.4g",
-                    sum / double(n), 100.0 * sum / (scale > 0 ? scale : 1.0), scale / double(n), most);
+                    sum / double(free), 100.0 * sum / (scale > 0 ? scale : 1.0), scale / double(free), most);
       return std::string(text);
     };
-    report << "held-out " << h << " (" << n << " devices, " << held.scenario.sources.size() << " source"
+    report << "held-out " << h << " (" << n << " devices";
+    if (free < n) report << ", " << n - free << " on obstacles";
+    report << ", " << held.scenario.sources.size() << " source"
            << (held.scenario.sources.size() == 1 ? "" : "s") << ", " << held.scenario.stop << " rounds): learned "
            << errors(learned) << "; library distance-gradient " << errors(library) << "\n";
     io::PositionedField f;
@@ -150,6 +167,9 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
     f.y = held.network.y();
     f.values = learned;
     f.expected = held.scenario.target;
+    for (std::int64_t d = 0; d < n; ++d) {  // obstacles drawn as no value (grey)
+      if (blocked(d)) f.values[std::size_t(d)] = f.expected[std::size_t(d)] = INFINITY;
+    }
     out.fields.push_back(std::move(f));
   }
   out.report = report.str();
@@ -208,7 +228,9 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   const std::int64_t devices = network.devices();
   std::cout << "kfield train: a neural field (" << program.parameterWidth() << " parameters, hidden";
   for (const int h : c.hidden) std::cout << " " << h;
-  std::cout << ") learns distances to the nearest source\n"
+  std::cout << ") learns distances to the nearest source"
+            << (c.obstacles > 0 ? " around " + std::to_string(c.obstacles) + " obstacle" + (c.obstacles == 1 ? "" : "s") + " per graph" : std::string())
+            << "\n"
             << "scenarios: " << c.samples << " on " << c.graphs << " random geometric graph" << (c.graphs == 1 ? "" : "s")
             << " of " << c.devices << " devices (radius " << c.radius << "), " << owners << " owners"
             << (world.ranks > 1 ? " over " + std::to_string(world.ranks) + " ranks" : "") << ", " << Space::name() << "\n";

@@ -91,6 +91,7 @@ class Reader {
                           {"samples", [&](const std::string& key, const nlohmann::json& x) { c_.samples = whole(key, x, 1, 1 << 20); }},
                           {"sources", [&](const std::string& key, const nlohmann::json& x) { c_.sources = whole(key, x, 1, 1 << 20); }},
                           {"extra_rounds", [&](const std::string& key, const nlohmann::json& x) { c_.extraRounds = whole(key, x, 0, 1 << 20); }},
+                          {"obstacles", [&](const std::string& key, const nlohmann::json& x) { c_.obstacles = whole(key, x, 0, 1 << 10); }},
                           {"seed", [&](const std::string& key, const nlohmann::json& x) { c_.seed = seed(key, x); }}});
          }},
         {"training", [&](const std::string& k, const nlohmann::json& v) {
@@ -130,7 +131,7 @@ std::string TrainConfig::json() const {
   nlohmann::ordered_json j;
   j["program"] = {{"hidden", hidden}, {"seed", initSeed}};
   j["scenarios"] = {{"graphs", graphs}, {"devices", devices}, {"radius", radius}, {"samples", samples},
-                    {"sources", sources}, {"extra_rounds", extraRounds}, {"seed", seed}};
+                    {"sources", sources}, {"extra_rounds", extraRounds}, {"obstacles", obstacles}, {"seed", seed}};
   j["training"] = {{"steps", steps}, {"rate", rate}, {"beta1", beta1}, {"beta2", beta2}, {"epsilon", epsilon},
                    {"checkpoint_every", checkpointEvery}, {"owners", owners}};
   j["evaluation"] = {{"held_out", heldOut}, {"scale", scale}};

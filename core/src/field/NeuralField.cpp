@@ -65,7 +65,12 @@ std::vector<std::vector<double>> neuralInitialParameters(const NeuralFieldShape&
   return values;
 }
 
-Field<double> neuralDistance(Program& p, const Field<bool>& source, const NeuralFieldShape& shape) {
+namespace {
+
+// The shared state: 0 at a source, +inf until a device hears someone (and, with obstacles, on
+// an obstacle, so that its neighbors never hear it), else the MLP's output.
+Field<double> neuralState(Program& p, const Field<bool>& source, const Field<bool>* obstacle,
+                          const NeuralFieldShape& shape) {
   const std::vector<NeuralParameter> layers = neuralParameters(shape);
   return p.aggregate("neuralDistance", [&] {
     return p.share(kInfinity, [&](const NbrField<double>& d) {
@@ -90,9 +95,21 @@ Field<double> neuralDistance(Program& p, const Field<bool>& source, const Neural
       h.push_back(leastIn);
       h.insert(h.end(), features.begin(), features.end());
       const Field<double> y = affine(p.parameter(layers.back().name, layers.back().width()), h, 1)[0];
-      return p.mux(source, 0.0, p.mux(reached, y, p.constant(kInfinity)));
+      const Field<double> state = p.mux(source, 0.0, p.mux(reached, y, p.constant(kInfinity)));
+      return obstacle ? p.mux(*obstacle, p.constant(kInfinity), state) : state;
     });
   });
+}
+
+}  // namespace
+
+Field<double> neuralDistance(Program& p, const Field<bool>& source, const NeuralFieldShape& shape) {
+  return neuralState(p, source, nullptr, shape);
+}
+
+Field<double> neuralDistance(Program& p, const Field<bool>& source, const Field<bool>& obstacle,
+                             const NeuralFieldShape& shape) {
+  return p.mux(obstacle, 0.0, neuralState(p, source, &obstacle, shape));
 }
 
 }  // namespace kfield::lib

@@ -27,6 +27,11 @@ struct NeuralFieldShape {
 // Hidden layers see only differences, so the program does not depend on where distances start.
 constexpr int kNeuralFeatures = 3;  // own, spread, heard
 Field<double> neuralDistance(Program& p, const Field<bool>& source, const NeuralFieldShape& shape = {});
+// Around obstacles: an obstacle device passes nothing on (its neighbors never hear it) and
+// outputs 0, so a loss against targets that are 0 there counts only the free devices. The
+// same parameters as above.
+Field<double> neuralDistance(Program& p, const Field<bool>& source, const Field<bool>& obstacle,
+                             const NeuralFieldShape& shape = {});
 
 // The parameters in the program's order: "hidden1" .. "hiddenL" (W row-major, then b), "output".
 struct NeuralParameter {

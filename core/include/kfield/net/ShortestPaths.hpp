@@ -21,12 +21,17 @@ struct ShortestPaths {
   std::int64_t roundsToSettle() const;
 };
 
-// Throws std::invalid_argument naming a source outside the network, or a network without
-// lengths (neither positions nor given lengths).
-ShortestPaths shortestPaths(const Network& network, const std::vector<std::int64_t>& sources);
+// Devices with blocked[d] != 0 (when given, one per device) are obstacles: no path goes
+// through them and they are not reached. Throws std::invalid_argument naming a source outside
+// the network or blocked, a mask of the wrong size, or a network without lengths (neither
+// positions nor given lengths).
+ShortestPaths shortestPaths(const Network& network, const std::vector<std::int64_t>& sources,
+                            const std::vector<char>& blocked = {});
 
-// Component of each device (numbered by their least device, in order) and how many there are.
-std::vector<std::int64_t> components(const Network& network, std::int64_t* count = nullptr);
+// Component of each device (numbered by their least device, in order) and how many there are;
+// blocked devices (as above) belong to none (-1) and join none.
+std::vector<std::int64_t> components(const Network& network, std::int64_t* count = nullptr,
+                                     const std::vector<char>& blocked = {});
 
 }  // namespace kfield
 
