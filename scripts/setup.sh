@@ -17,7 +17,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 packages=(build-essential cmake ninja-build pkg-config git
   libhdf5-dev hdf5-tools libhwloc-dev hwloc libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin libssl-dev libcli11-dev nlohmann-json3-dev dpkg-dev python3-h5py
-  python3-numpy libopenblas0-pthread python3-matplotlib)
+  python3-numpy libopenblas0-pthread python3-matplotlib clang-format-14)
 
 missing=()
 for p in "${packages[@]}"; do

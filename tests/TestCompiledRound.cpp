@@ -136,7 +136,8 @@ TEST(CompiledRoundSource, TableNamesMustBeCppNames) {
 }
 
 // The library's compiled rounds are checked in; when the generator or a library program
-// changes, this writes the new source beside the build and says where to copy it.
+// changes, this says which build target regenerates them (and writes the new source beside
+// the build).
 TEST(CompiledRoundSource, TheLibrarySourceIsWhatTheGeneratorWrites) {
   const std::string path =
       std::string(KFIELD_TEST_SOURCE_DIR) + "/core/src/sim/compiled/LibraryRounds.cpp";
@@ -148,8 +149,9 @@ TEST(CompiledRoundSource, TheLibrarySourceIsWhatTheGeneratorWrites) {
   if (text.str() != expected) {
     const std::string fresh = "LibraryRounds.cpp.generated";
     std::ofstream(fresh) << expected;
-    FAIL() << path << " is not what kfield::libraryRoundsSource() writes now: copy " << fresh
-           << " (in the test's working directory) over it";
+    FAIL() << path << " is not what kfield::libraryRoundsSource() writes now: regenerate it with "
+           << "cmake --build BUILD --target kfield_regenerate_library_rounds (or copy " << fresh
+           << ", in the test's working directory, over it)";
   }
 }
 

@@ -106,7 +106,7 @@ TEST(ExportFile, SnapshotsKeepClocksAndPlaces) {
   Motion motion;
   motion.speed = 0.3;
   motion.radius = 1.5;
-  BasicSimulation<Kokkos::DefaultHostExecutionSpace> sim(program, net, 2, Schedule{1.0, 0.5, 9}, motion);
+  BasicSimulation<Kokkos::DefaultHostExecutionSpace> sim(program, net, 2, {Schedule{1.0, 0.5, 9}, motion});
   sim.sensor("source").set(0, true);
   io::SimulationExport out(path, net, "hops", 2, "output", 1, 1, {true, true, nullptr, {}});
   std::vector<HostPlane> times;
@@ -252,7 +252,7 @@ TEST(ExportFile, RestartKeepsTheMotionAndTheSchedule) {
   motion.model = Motion::Model::Straight, motion.speed = 0.25, motion.radius = 1.5;
   motion.rebuildEvery = 2, motion.seed = 11;
   const Schedule schedule{1.0, 0.5, 4};
-  BasicSimulation<Space> sim(program, net, 2, schedule, motion);
+  BasicSimulation<Space> sim(program, net, 2, {schedule, motion});
   sim.sensor("source").set(0, true);
   sim.run(5);
   const SimulationCarry carry = sim.carry();
@@ -268,7 +268,7 @@ TEST(ExportFile, RestartKeepsTheMotionAndTheSchedule) {
   EXPECT_EQ(*back.motion, *carry.motion);
   EXPECT_EQ(*back.schedule, *carry.schedule);
   EXPECT_EQ(back.motionState, carry.motionState);
-  BasicSimulation<Space> resumed(program, net, 2, schedule, motion);
+  BasicSimulation<Space> resumed(program, net, 2, {schedule, motion});
   resumed.sensor("source").set(0, true);
   resumed.restore(back);
   resumed.run(3), sim.run(3);

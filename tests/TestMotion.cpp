@@ -198,7 +198,7 @@ TYPED_TEST(Moving, AScheduleOfOnePeriodGivesTheBitsOfSynchronousRounds) {
     const TracedProgram program = entry.build(start, {});
     const Motion motion = motionOf(Motion::Model::Straight, 0.4, 1.6, 2);
     BasicSimulation<TypeParam> rounds(program, start, 2, motion);
-    BasicSimulation<TypeParam> periods(program, start, 2, Schedule{1.0, 0.0, 3}, motion);
+    BasicSimulation<TypeParam> periods(program, start, 2, {Schedule{1.0, 0.0, 3}, motion});
     setInputs(rounds, program, start.devices(), 2);
     setInputs(periods, program, start.devices(), 2);
     rounds.run(5), periods.run(5);

@@ -188,7 +188,7 @@ int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const
   }
 #endif
   return differentiateWith(
-      o, chosen, net, program, Space::name(), [&] { return BasicSimulation<Space>(program, *net.whole, o.samples, space); },
+      o, chosen, net, program, Space::name(), [&] { return BasicSimulation<Space>(program, *net.whole, o.samples, {}, space); },
       [&] { return diff::BasicGradient<Space>(program, *net.whole, o.samples, space); });
 }
 

@@ -369,11 +369,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
     }
 #endif
     const Network& whole = *net.whole;
-    BasicSimulation<Space> sim =
-        schedule && o.motion ? BasicSimulation<Space>(program, whole, count, *schedule, *o.motion, space)
-        : schedule           ? BasicSimulation<Space>(program, whole, count, *schedule, space)
-        : o.motion           ? BasicSimulation<Space>(program, whole, count, *o.motion, space)
-                             : BasicSimulation<Space>(program, whole, count, space);
+    BasicSimulation<Space> sim(program, whole, count, SimulationOptions(schedule, o.motion), space);
     drive(sim);
   }
   if (rank != 0) return 0;  // rank 0 reports

@@ -5,6 +5,8 @@
 
 #include "Command.hpp"
 
+#include <kfield/backends/ExecutionSpaces.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <string>
@@ -12,26 +14,21 @@
 
 namespace kfield::cli {
 
+// A backend's name as --space spells it: Kokkos' in lower case.
+inline std::string spaceName(std::string kokkosName) {
+  for (char& c : kokkosName) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return kokkosName;
+}
+
+// The backends' own list (backends/ExecutionSpaces.hpp), in its order.
 inline std::vector<std::string> spaceNames() {
   std::vector<std::string> names;
-#ifdef KOKKOS_ENABLE_SERIAL
-  names.push_back("serial");
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  names.push_back("openmp");
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  names.push_back("cuda");
-#endif
+  for (const std::string& n : enabledBackendNames()) names.push_back(spaceName(n));
   return names;
 }
 
 // The default space's name: what a command runs on without --space.
-inline std::string defaultSpaceName() {
-  std::string name = Kokkos::DefaultExecutionSpace::name();
-  for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return name;
-}
+inline std::string defaultSpaceName() { return spaceName(Kokkos::DefaultExecutionSpace::name()); }
 
 inline std::string spaceList() {
   std::string names;
@@ -54,15 +51,15 @@ inline void requireSpace(const std::string& name) {
 template <class F>
 int onSpace(const std::string& name, F&& f) {
   const std::string chosen = name.empty() ? defaultSpaceName() : name;
-#ifdef KOKKOS_ENABLE_SERIAL
-  if (chosen == "serial") return f(Kokkos::Serial());
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  if (chosen == "openmp") return f(Kokkos::OpenMP());
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  if (chosen == "cuda") return f(Kokkos::Cuda());
-#endif
+  bool ran = false;
+  int result = 0;
+  forEachEnabledSpace([&](auto tag) {
+    using Space = typename decltype(tag)::type;
+    if (ran || spaceName(Space::name()) != chosen) return;
+    ran = true;
+    result = f(Space());
+  });
+  if (ran) return result;
   requireSpace(chosen);
   throw UserError("kfield runs on " + spaceList() + ", not on Kokkos' default space '" + chosen +
                   "'");

@@ -35,7 +35,7 @@ int main(int argc, char* argv[]) {
       trace([](Program& p) { return lib::bisGradient(p, p.sense<bool>("source"), 1.8); }, "bis");
   Motion motion;
   motion.model = Motion::Model::Waypoint, motion.speed = 0.05, motion.radius = 1.8;
-  Simulation sim(program, start, 1, Schedule{1.0, 0.5, 3}, motion);
+  Simulation sim(program, start, 1, {Schedule{1.0, 0.5, 3}, motion});
   sim.sensor("source").set(0, true);
   std::printf("period  reached  mean |estimate - exact| / exact\n");
   for (int k = 1; k <= 10; ++k) {

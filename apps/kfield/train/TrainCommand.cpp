@@ -120,7 +120,7 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
     const HeldOut held = heldOutScenario(c, h);
     const std::int64_t n = held.network.devices();
     auto fieldOf = [&](const TracedProgram& prog, bool learned) {
-      BasicSimulation<Space> sim(prog, held.network, 1, space);
+      BasicSimulation<Space> sim(prog, held.network, 1, {}, space);
       for (const std::int64_t s : held.scenario.sources) sim.sensor("source").set(s, 0, true);
       for (std::size_t d = 0; d < held.scenario.obstacle.size(); ++d) {
         if (held.scenario.obstacle[d]) sim.sensor("obstacle").set(std::int64_t(d), 0, true);

@@ -104,7 +104,15 @@ std::string libraryRoundsSource() {
     TracedProgram traced = program.build(facts, {});
     if (canCompileRound(traced) && traced.ops.size() <= largestRound) programs.push_back(std::move(traced));
   }
-  return compiledRoundsSource(programs, "kfield::impl::libraryCompiledRounds");
+  std::string source = compiledRoundsSource(programs, "kfield::impl::libraryCompiledRounds");
+  const std::string generated = "// Generated: regenerate, do not edit.\n";
+  const std::size_t at = source.find(generated);
+  if (at != std::string::npos) {  // says how: the build target of core/CMakeLists.txt
+    source.replace(at, generated.size(),
+                   "// Generated: do not edit; regenerate it with the build target\n"
+                   "// kfield_regenerate_library_rounds (cmake --build BUILD --target ...).\n");
+  }
+  return source;
 }
 
 void registerCompiledRounds(const std::vector<CompiledRoundEntry>& rounds) {

@@ -24,6 +24,7 @@
 #include "kfield/sim/Simulation.hpp"
 #include "kfield/sim/impl/Halo.hpp"
 #include "kfield/sim/impl/Inputs.hpp"
+#include "kfield/sim/impl/SimulationAccess.hpp"
 #include "kfield/sum/Partials.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -52,7 +53,7 @@ class BasicDistributedSimulation {
                              ExecSpace space = ExecSpace())
       : comm_(comm), partition_(impl::partitionOverRanks(kWho, network.devices(), comm, std::move(partition))) {
     impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
-    if (program.edgePlanes > 0) Local::reverseEntries(program, network);  // refused as one process would
+    impl::SimulationAccess::requireExchangeNetwork<ExecSpace>(program, network);  // as one process would
     start(std::move(program), NetworkPart::of(network, partition_.part(rank_)), samples, space);
   }
   // From this rank's part, built without the whole network (NetworkPart::grid): every rank
@@ -68,7 +69,7 @@ class BasicDistributedSimulation {
   using Sensor = impl::SensorHandle<BasicDistributedSimulation>;
   Sensor sensor(const std::string& name) {
     local_->sensor(name);  // refuses a name the program does not read
-    return Sensor(this, local_->program_.sensorIndex(name));
+    return Sensor(this, local_->program().sensorIndex(name));
   }
   BasicDistributedSimulation& parameter(const std::string& name, const std::vector<double>& values) {
     local_->parameter(name, values);
@@ -133,16 +134,17 @@ class BasicDistributedSimulation {
     entries_ = all;
     std::string problem;  // refused on one rank (its memory), refused on all
     try {
-      local_ = std::make_unique<Local>(std::move(program), part_.network, samples, space);
+      local_ = std::make_unique<Local>(std::move(program), part_.network, samples, SimulationOptions{}, space);
     } catch (const std::invalid_argument& e) {
       problem = reason(e) + " (rank " + std::to_string(rank_) + ")";
     }
     impl::failOnEveryRank(kWho, problem, comm_);
     Local& sim = *local_;
-    if (!part_.ids.empty()) sim.net_.ids = impl::upload<Memory>(part_.ids, "kfield::network::ids");
-    sim.active_ = part_.owned;
-    halo_ = std::make_shared<impl::Halo<ExecSpace>>(part_, partition_, comm_, sim.haloLayout(), samples, space);
-    sim.exchange_ = halo_;
+    halo_ = std::make_shared<impl::Halo<ExecSpace>>(part_, partition_, comm_,
+                                                    impl::SimulationAccess::haloLayout(sim), samples, space);
+    impl::SimulationAccess::attachPart(
+        sim, part_.ids.empty() ? Kokkos::View<const std::int64_t*, Memory>() : impl::upload<Memory>(part_.ids, "kfield::network::ids"),
+        part_.owned, halo_);
   }
   // A carry plane's rows: `blocks` blocks of a row per device, then `edgePlanes` blocks of a
   // row per network entry. For each row this rank owns: its local row and its whole-network row.
@@ -153,11 +155,12 @@ class BasicDistributedSimulation {
   // Each plane of a carry, with its blocks: states, state keys, exports, presence keys, output.
   template <class F>
   void forEachPlane(F&& f) const {
-    const TracedProgram& p = local_->program_;
+    const TracedProgram& p = local_->program();
     const auto states = static_cast<std::int64_t>(p.states.size());
     const auto exports = static_cast<std::int64_t>(p.exports.size());
-    const bool keyedStates = local_->planes_.stateKeys.extent(0) > 0;
-    const bool keyedExports = local_->planes_.presencePrev.extent(0) > 0;
+    const auto& planes = impl::SimulationAccess::planes(*local_);
+    const bool keyedStates = planes.stateKeys.extent(0) > 0;
+    const bool keyedExports = planes.presencePrev.extent(0) > 0;
     f(&SimulationCarry::states, "states", states, std::int64_t(0));
     f(&SimulationCarry::stateKeys, "state keys", keyedStates ? states : 0, std::int64_t(0));
     f(&SimulationCarry::exports, "exports", exports, std::int64_t(p.edgePlanes));
@@ -165,12 +168,12 @@ class BasicDistributedSimulation {
     f(&SimulationCarry::output, "output", std::int64_t(p.outputWidth), std::int64_t(0));
   }
   void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
-    const SensorInfo& sensor = local_->program_.sensors[static_cast<std::size_t>(index)];
+    const SensorInfo& sensor = local_->program().sensors[static_cast<std::size_t>(index)];
     impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "device", device, devices());
     impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "sample", sample, samples());
     impl::sensorValue(kWho, sensor, device, value);
     const std::int64_t i = part_.localOf(device);
-    if (i >= 0) local_->setSensor(index, i, sample, value);
+    if (i >= 0) impl::SimulationAccess::setSensor(*local_, index, i, sample, value);
   }
 
   MPI_Comm comm_;
@@ -269,7 +272,7 @@ template <class ExecSpace>
 HostPlane BasicDistributedSimulation<ExecSpace>::output() const {
   const HostPlane all = local_->output();
   const std::int64_t local = part_.network.devices(), owned = part_.owned.size();
-  const std::int64_t width = local_->program_.outputWidth, samples = this->samples();
+  const std::int64_t width = local_->program().outputWidth, samples = this->samples();
   HostPlane result("kfield::distributed::output", width * owned, samples);
   for (std::int64_t c = 0; c < width; ++c) {
     for (std::int64_t i = 0; i < owned; ++i) {
@@ -283,7 +286,7 @@ HostPlane BasicDistributedSimulation<ExecSpace>::output() const {
 
 template <class ExecSpace>
 std::vector<double> BasicDistributedSimulation<ExecSpace>::sumOverDevices(std::int64_t component) const {
-  const std::int64_t width = local_->program_.outputWidth;
+  const std::int64_t width = local_->program().outputWidth;
   impl::requireIndex(kWho, "sumOverDevices", "component", component, width);
   const HostPlane mine = output();
   const std::int64_t owned = part_.owned.size();
@@ -299,7 +302,7 @@ HostPlane BasicDistributedSimulation<ExecSpace>::gatherOutput(int root) const {
   const std::vector<double> all = impl::gatherToRoot(
       kWho, std::vector<double>(mine.data(), mine.data() + mine.size()), root, comm_);
   if (rank_ != root) return HostPlane();
-  const std::int64_t width = local_->program_.outputWidth, samples = this->samples(), n = devices();
+  const std::int64_t width = local_->program().outputWidth, samples = this->samples(), n = devices();
   HostPlane result("kfield::distributed::gathered_output", width * n, samples);
   const double* from = all.data();  // rank by rank: (width x owned) x samples
   for (int r = 0; r < partition_.parts(); ++r) {

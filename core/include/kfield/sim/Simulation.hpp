@@ -17,10 +17,12 @@
 #include "kfield/sim/Motion.hpp"
 #include "kfield/sim/Schedule.hpp"
 #include "kfield/sim/SimulationCarry.hpp"
+#include "kfield/sim/SimulationOptions.hpp"
 #include "kfield/sim/impl/Asynchronous.hpp"
 #include "kfield/sim/impl/Inputs.hpp"
 #include "kfield/sim/impl/Mobility.hpp"
 #include "kfield/sim/impl/PlaneExchange.hpp"
+#include "kfield/sim/impl/RoundAssembly.hpp"
 #include "kfield/sim/impl/RoundKernel.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 #include "kfield/sim/impl/RoundScratch.hpp"
@@ -41,49 +43,22 @@
 
 namespace kfield {
 
-namespace diff::impl {
-template <class ExecSpace>
-struct Pass;
+namespace impl {
+struct SimulationAccess;
 }
-template <class ExecSpace>
-class BasicDistributedSimulation;
 
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class BasicSimulation {
  public:
   using Memory = typename ExecSpace::memory_space;
 
+  // `samples` independent samples of the program over the network, each from the program's
+  // initial values: synchronous rounds, or asynchronous and moving devices as `options` say.
   BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples = 1,
-                  ExecSpace space = ExecSpace())
-      : BasicSimulation(std::move(program), network, samples, std::nullopt, std::nullopt, space) {}
-
-  // Asynchronous devices: each fires on its own clock (Schedule.hpp), in the global order of
-  // firing times; a device that does not fire keeps its state and exports, and a neighbor is
-  // heard once it has fired. run(R) advances every sample by R periods: it runs the firings
-  // before time (rounds so far + R) x period. Schedule{1, 0} fires as synchronous rounds do,
-  // with their bits.
-  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
-                  const Schedule& schedule, ExecSpace space = ExecSpace())
-      : BasicSimulation(std::move(program), network, samples, std::optional<Schedule>(schedule),
-                        std::nullopt, space) {}
-
-  // Moving devices (Motion.hpp): the network gives the devices and where they start; before
-  // the first round, and after every motion.rebuildEvery rounds (periods on a Schedule), each
-  // device's neighbors are the devices within motion.radius of it (a neighbor that left range
-  // is not heard from that round on). Devices move after every round (period) by its length
-  // in time (1; a Schedule's period). The samples share the network: every run runs them all
-  // the same rounds.
-  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
-                  const Motion& motion, ExecSpace space = ExecSpace())
-      : BasicSimulation(std::move(program), network, samples, std::nullopt,
-                        std::optional<Motion>(motion), space) {}
-  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
-                  const Schedule& schedule, const Motion& motion, ExecSpace space = ExecSpace())
-      : BasicSimulation(std::move(program), network, samples, std::optional<Schedule>(schedule),
-                        std::optional<Motion>(motion), space) {}
+                  SimulationOptions options = {}, ExecSpace space = ExecSpace());
 
   // A sensor the program reads, settable per device for every sample or for one sample.
-  using Sensor = impl::SensorHandle<BasicSimulation>;
+  using Sensor = impl::SensorHandle<BasicSimulation, impl::SimulationAccess>;
 
   // Throws std::invalid_argument when the program reads no sensor of that name.
   Sensor sensor(const std::string& name) {
@@ -173,9 +148,9 @@ class BasicSimulation {
 
  private:
   static constexpr const char* kWho = "kfield::Simulation";
-  BasicSimulation(TracedProgram program, const Network& network, std::int64_t samples,
-                  std::optional<Schedule> schedule, std::optional<Motion> motion, ExecSpace space);
-  friend class impl::SensorHandle<BasicSimulation>;
+  // The one friend: what the reversal, a distributed network's part and sensor handles do to
+  // a simulation, as named calls (sim/impl/SimulationAccess.hpp).
+  friend struct impl::SimulationAccess;
   void setSensor(std::int32_t index, std::int64_t device, std::int64_t sample, double value) {
     const SensorInfo& sensor = program_.sensors[static_cast<std::size_t>(index)];
     impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "device", device, devices_);
@@ -224,12 +199,8 @@ class BasicSimulation {
   bool useCompiled_ = true;
   // A buffer of at least plan.teams x plan.teamBytes for a round whose values spill.
   Kokkos::View<double*, Memory> spillBuffer(const impl::RoundScratch& plan);
-  template <class>
-  friend struct diff::impl::Pass;  // the reversal runs rounds on a tape and restores the carry
   // One part of a distributed network: rounds compute the devices `active_` (the part's own),
   // and `exchange_` brings the ghosts' exports in before each and makes the parts agree.
-  template <class>
-  friend class BasicDistributedSimulation;
   IndexRange active_;
   std::shared_ptr<impl::PlaneExchange<Memory>> exchange_;
   // What a halo moves of this simulation's planes.
@@ -243,10 +214,7 @@ class BasicSimulation {
   std::int64_t devices_, samples_;
   Network network_;  // shared with the caller's: on the host, net_ views its arrays
   NetworkView<Memory> net_;
-  Kokkos::View<impl::Op*, Memory> ops_;
-  Kokkos::View<impl::EntryOp*, Memory> entries_;
-  Kokkos::View<impl::Op*, Memory> tapeOps_;  // one slot per value (TracedProgram::valueOps)
-  Kokkos::View<impl::EntryOp*, Memory> tapeEntries_;
+  impl::RoundAssembly<ExecSpace> assembly_;  // the program's code, plain and on a tape
   Kokkos::View<double*, Memory> parameters_;
   Kokkos::View<double*, Memory> spill_;  // kept between rounds; grows, never shrinks
   impl::ParameterValues parameterValues_;  // host copy, checked by name
@@ -293,7 +261,6 @@ class BasicSimulation {
   // when due, rebuilds the neighborhoods and moves exchanges' edge planes onto them.
   std::optional<impl::Mobility<ExecSpace>> mobility_;
   void moveDevices(std::int64_t live);
-  void rebuildNetwork();
   Kokkos::View<double*, Memory> roundOf_;  // synchronous: rounds run, per sample position
   std::vector<std::int64_t> sampleAt_;    // position -> sample
   std::vector<std::int64_t> positionOf_;  // sample -> position
@@ -305,140 +272,6 @@ class BasicSimulation {
 };
 
 using Simulation = BasicSimulation<>;
-
-template <class ExecSpace>
-BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network& network,
-                                            std::int64_t samples, std::optional<Schedule> schedule,
-                                            std::optional<Motion> motion, ExecSpace space)
-    : program_(std::move(program)),
-      space_(space),
-      devices_(network.devices()),
-      samples_(samples),
-      network_(network) {
-  active_ = {0, devices_};
-  if (samples < 1) {
-    impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
-  }
-  if (schedule) {
-    schedule->check(kWho);
-    program_ = impl::keyedByClock(std::move(program_));
-    schedule_ = schedule;
-  }
-  const bool readsLengths =
-      std::any_of(program_.entries.begin(), program_.entries.end(),
-                  [](const impl::EntryOp& e) { return e.code == impl::EntryCode::EdgeLength; });
-  if (readsLengths && !motion && !network.hasLengths()) {
-    impl::invalidArgument(kWho, "program '" + program_.name + "' reads edge lengths, but network '" +
-                                    network.description() + "' has none (neither lengths nor positions)");
-  }
-  if (motion) {
-    motion->check(kWho);
-    if (motion->model == Motion::Model::Velocity && (samples != 1 || program_.outputWidth < 2)) {
-      impl::invalidArgument(kWho, "motion: the velocity model moves each device by the program's "
-                                  "output (x, y): it needs one sample and an output of width >= 2; "
-                                  "program '" + program_.name + "' has width " +
-                                  std::to_string(program_.outputWidth) + ", with " +
-                                  std::to_string(samples) + " samples");
-    }
-    mobility_.emplace(*motion, network, readsLengths, program_.edgePlanes > 0, space_, kWho);
-  }
-  const std::int64_t entries = mobility_ ? mobility_->entries() : network_.entries();
-  auto anyKeyed = [](const std::vector<PlaneInfo>& planes) {
-    return std::any_of(planes.begin(), planes.end(), [](const PlaneInfo& p) { return p.keyed; });
-  };
-  const auto rows = impl::RoundPlanes<Memory>::rows(
-      static_cast<std::size_t>(devices_), static_cast<std::size_t>(entries),
-      program_.sensors.size(), program_.exports.size(),
-      static_cast<std::size_t>(program_.edgePlanes), anyKeyed(program_.exports),
-      program_.states.size() + (schedule_ ? impl::Clock<ExecSpace>::kRows : 0),
-      anyKeyed(program_.states),
-      static_cast<std::size_t>(program_.outputWidth));
-  checkSizes(rows);
-  if (mobility_) {
-    net_ = mobility_->view();
-  } else {
-    net_ = network_.on<Memory>(readsLengths);
-  }
-  if (program_.edgePlanes > 0 && !mobility_) {  // what a neighbor sent a device is at its entry for the device
-    net_.reverse = impl::upload<Memory>(reverseEntries(program_, network_), "kfield::network::reverse");
-  }
-  if constexpr (kCompiledRounds) {
-    compiled_ = findCompiledRound(program_);
-    if (compiled_) compiledConstants_ = compiledRoundConstants(program_);
-  }
-  ops_ = impl::upload<Memory>(program_.ops, "kfield::sim::ops");
-  entries_ = impl::upload<Memory>(program_.entries, "kfield::sim::entries");
-  tapeOps_ = impl::upload<Memory>(program_.valueOps, "kfield::sim::tape_ops");
-  tapeEntries_ = impl::upload<Memory>(program_.valueEntries, "kfield::sim::tape_entries");
-  planes_ = impl::RoundPlanes<Memory>(rows, static_cast<std::size_t>(samples_));
-  parameters_ = Kokkos::View<double*, Memory>("kfield::sim::parameters",
-                                              static_cast<std::size_t>(program_.parameterWidth()));
-  parameterValues_ = impl::ParameterValues(program_);
-  if constexpr (!kHostPlanes) {
-    sensorHost_ = HostPlane("kfield::sim::sensors_host", rows.sensors, samples_);
-  }
-  changed_ = Kokkos::View<int*, Memory>("kfield::sim::changed", samples_);
-  roundOf_ = Kokkos::View<double*, Memory>("kfield::sim::round_of", samples_);
-  fresh_ = Kokkos::View<int*, Memory>("kfield::sim::fresh", samples_);
-  if (!program_.spawns.empty()) {
-    overflow_ = Kokkos::View<std::int64_t*, Memory>(
-        "kfield::sim::spawn_overflow", program_.spawns.size() * static_cast<std::size_t>(samples_));
-  }
-  sampleAt_.resize(samples_);
-  std::iota(sampleAt_.begin(), sampleAt_.end(), 0);
-  positionOf_ = sampleAt_;
-  roundsDone_.assign(samples_, 0);
-  exportsSwapped_.assign(samples_, 0);
-  if (schedule_) {
-    firing_ = typename impl::Clock<ExecSpace>::Firing("kfield::sim::firing", devices_, samples_);
-    clockTied_ = Kokkos::View<int, Memory>("kfield::sim::clock_tied");
-    clock().start(space_, sampleOfPosition(), samples_);
-  }
-}
-
-template <class ExecSpace>
-impl::Clock<ExecSpace> BasicSimulation<ExecSpace>::clock() const {
-  impl::Clock<ExecSpace> c;
-  c.schedule = *schedule_;
-  c.states = planes_.states;
-  c.row = static_cast<std::int64_t>(program_.states.size()) * devices_;
-  c.devices = devices_;
-  c.net = net_;
-  return c;
-}
-
-template <class ExecSpace>
-Kokkos::View<std::int64_t*, typename ExecSpace::memory_space>
-BasicSimulation<ExecSpace>::sampleOfPosition() const {
-  return impl::upload<Memory>(sampleAt_, "kfield::sim::sample_of");
-}
-
-// Refuses, before anything is allocated, planes that do not fit where they would live.
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::checkSizes(const typename impl::RoundPlanes<Memory>::Rows& rows) const {
-  const auto samples = static_cast<std::uint64_t>(samples_);
-  const std::uint64_t bytes = sizeof(double);
-  const std::uint64_t planes = impl::product({rows.total(), samples, bytes});
-  // Off the host, the network's copy lives beside the planes, and the host keeps the sensors.
-  // A moving network's own arrays are checked where they are built (Mobility.hpp).
-  const auto entries = static_cast<std::uint64_t>(network_.entries());
-  const std::uint64_t network = kHostPlanes || mobility_ ? 0 : impl::product({entries, 12});
-  // Exchanges' reverse-entry index (one int64 per network entry), and on a Schedule which
-  // devices fire in a step (a byte per device and sample): beside the planes on every backend.
-  const std::uint64_t reverse = program_.edgePlanes > 0 && !mobility_ ? impl::product({entries, 8}) : 0;
-  const std::uint64_t firing =
-      schedule_ ? impl::product({static_cast<std::uint64_t>(devices_), samples}) : 0;
-  const std::uint64_t hostSensors =
-      kHostPlanes ? 0 : impl::product({static_cast<std::uint64_t>(rows.sensors), samples, bytes});
-  const std::string what = std::to_string(devices_) + " devices x " + std::to_string(samples_) +
-                           " sample" + (samples_ == 1 ? "" : "s") + " of program '" +
-                           program_.name + "'";
-  const MemoryLimit limit = memoryLimit<Memory>();
-  impl::requireMemory(kWho, what, impl::total({planes, network, reverse, firing}), limit.bytes,
-                      limit.where);
-  impl::requireMemory(kWho, what + " (the sensors' host copy)", hostSensors, hostMemoryBytes(),
-                      "this machine's memory");
-}
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::uploadSensors() {
@@ -481,40 +314,13 @@ BasicSimulation<ExecSpace>& BasicSimulation<ExecSpace>::parameter(const std::str
 }
 
 template <class ExecSpace>
-Kokkos::View<double*, typename ExecSpace::memory_space> BasicSimulation<ExecSpace>::spillBuffer(
-    const impl::RoundScratch& plan) {
-  const std::uint64_t bytes = impl::product({std::uint64_t(plan.teams), plan.teamBytes});
-  if (bytes / sizeof(double) > spill_.extent(0)) {
-    const MemoryLimit limit = memoryLimit<Memory>();
-    impl::requireMemory(kWho,
-                        "a round of program '" + program_.name + "' (" +
-                            std::to_string(plan.teams) + " teams x " +
-                            impl::bytesText(plan.teamBytes) + " of values)",
-                        bytes, limit.bytes, limit.where);
-    spill_ = Kokkos::View<double*, Memory>();  // freed before its successor is allocated
-    spill_ = Kokkos::View<double*, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                              "kfield::sim::spill"),
-                                           static_cast<std::size_t>(bytes / sizeof(double)));
-  }
-  return spill_;
-}
-
-template <class ExecSpace>
 void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, bool writeOutput,
                                        const Kokkos::View<double*, Memory>& tape) {
-  impl::RoundKernel<ExecSpace> k;
-  k.ops = tape.extent(0) > 0 ? tapeOps_ : ops_;
-  k.entries = tape.extent(0) > 0 ? tapeEntries_ : entries_;
+  impl::RoundKernel<ExecSpace> k = assembly_.kernel(tape.extent(0) > 0, net_, parameters_, planes_, devices_);
   k.tape = tape;
-  k.parameters = parameters_;
-  k.net = net_;
-  k.planes = planes_;
   if (trackChanges) k.changed = changed_;
   k.writeOutput = writeOutput || trackChanges;
-  k.devices = devices_;
   k.live = live;
-  k.slots = tape.extent(0) > 0 ? program_.valueSlots : program_.slots;
-  k.opCount = static_cast<int>(program_.ops.size());
   for (std::int64_t p = 0; p < live; ++p) {  // a sample's last exports back into "previous"
     char& swapped = exportsSwapped_[sampleAt_[p]];
     if (!swapped) continue;
@@ -588,49 +394,6 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   for (std::int64_t p = 0; !schedule_ && p < live; ++p) ++roundsDone_[sampleAt_[p]];
   for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
   if (overflow_.extent(0) > 0 && !schedule_) checkOverflow(live);  // on a Schedule: after the clocks
-}
-
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::runCompiled(IndexRange devices, std::int64_t live,
-                                             bool writeOutput) {
-  if constexpr (kCompiledRounds) {
-    auto stride = [](const Plane<Memory>& p) { return static_cast<std::int64_t>(p.stride(0)); };
-    auto orNull = [](const auto& view) { return view.extent(0) > 0 ? view.data() : nullptr; };
-    CompiledRoundArgs a;
-    a.sensors = planes_.sensors.data();
-    a.sensorStride = stride(planes_.sensors);
-    a.states = planes_.states.data();
-    a.stateStride = stride(planes_.states);
-    a.exportsPrev = planes_.exportsPrev.data();
-    a.exportsNow = planes_.exportsNow.data();
-    a.exportStride = stride(planes_.exportsNow);
-    a.edgeRow = planes_.edgeRow;
-    a.output = planes_.output.data();
-    a.outputStride = stride(planes_.output);
-    a.writeOutput = writeOutput;
-    a.parameters = orNull(parameters_);
-    a.constants = compiledConstants_.data();
-    a.offsets = net_.offsets.data();
-    a.neighbors = net_.neighbors.data();
-    a.lengths = orNull(net_.lengths);
-    a.reverse = orNull(net_.reverse);
-    a.ids = orNull(net_.ids);
-    a.devices = devices_;
-    a.entries = static_cast<std::int64_t>(net_.neighbors.extent(0));
-    a.live = live;
-    const CompiledRound run = compiled_;
-    constexpr std::int64_t kChunk = 256;  // devices a thread takes at once
-    const std::int64_t begin = devices.begin, end = devices.end;
-    Kokkos::parallel_for(
-        "kfield::sim::compiled_round",
-        Kokkos::RangePolicy<ExecSpace>(space_, 0, (devices.size() + kChunk - 1) / kChunk),
-        [=](std::int64_t chunk) {
-          const std::int64_t first = begin + chunk * kChunk;
-          run(a, first, std::min(end, first + kChunk));
-        });
-  } else {
-    (void)devices, (void)live, (void)writeOutput;
-  }
 }
 
 // A spawn whose devices would hold more processes than its bound: the round kept the smallest
@@ -714,242 +477,9 @@ template <class ExecSpace>
 void BasicSimulation<ExecSpace>::moveDevices(std::int64_t live) {
   mobility_->move(schedule_ ? schedule_->period : 1.0, planes_.output);
   const std::int64_t done = roundsDone_[sampleAt_[live - 1]];  // the same for every sample
-  if (done % mobility_->motion().rebuildEvery == 0) rebuildNetwork();
-}
-
-// New neighborhoods; what each device sent each neighbor (exchanges' edge planes) moves to the
-// neighbor's entry in the new row. A neighbor new to the device was sent nothing: it reads the
-// device's own entry, the value of the sent field outside its domain.
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::rebuildNetwork() {
-  mobility_->rebuild();
+  if (done % mobility_->motion().rebuildEvery != 0) return;
+  mobility_->rebuild(planes_, program_, samples_);
   net_ = mobility_->view();
-  if (program_.edgePlanes == 0) return;
-  const NetworkView<Memory> before = mobility_->previous(), after = net_;
-  std::vector<std::int64_t> ownRow(static_cast<std::size_t>(program_.edgePlanes));
-  for (std::size_t i = 0; i < program_.exports.size(); ++i) {
-    if (program_.exports[i].edge >= 0) ownRow[program_.exports[i].edge] = std::int64_t(i) * devices_;
-  }
-  const auto own = impl::upload<Memory>(ownRow, "kfield::sim::edge_own_rows");
-  const auto newEntries = static_cast<std::int64_t>(after.neighbors.extent(0));
-  const std::int64_t edgeRow = planes_.edgeRow, edgePlanes = program_.edgePlanes;
-  const std::uint64_t rows = impl::total({std::uint64_t(edgeRow), impl::product({std::uint64_t(edgePlanes), std::uint64_t(newEntries)})});
-  const MemoryLimit limit = memoryLimit<Memory>();
-  impl::requireMemory(kWho, "the exchanges' messages over the rebuilt neighborhoods",
-                      impl::product({rows, std::uint64_t(samples_), sizeof(double)}), limit.bytes,
-                      limit.where);
-  const Plane<Memory> old = planes_.exportsPrev;
-  Plane<Memory> moved(Kokkos::view_alloc(Kokkos::WithoutInitializing, old.label()), rows, samples_);
-  Kokkos::deep_copy(space_, Kokkos::subview(moved, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()),
-                    Kokkos::subview(old, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()));
-  impl::moveEdgeMessages(space_, devices_, before, after, own, old, moved, edgeRow, edgePlanes);
-  planes_.exportsPrev = moved;
-  if (planes_.exportsNow.extent(0) != rows) {  // rewritten by the next round before it is read
-    planes_.exportsNow = Plane<Memory>();
-    planes_.exportsNow = Plane<Memory>(old.label(), rows, samples_);
-  }
-}
-
-// Steps of simultaneous firings (Asynchronous.hpp) until every live sample has run the firings
-// before its horizon; the samples are in order, longest first.
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>& roundsPerSample) {
-  std::int64_t live = 0;
-  while (live < samples_ && roundsPerSample[sampleAt_[live]] > 0) ++live;
-  if (live == 0) return;
-  Kokkos::View<double*, Kokkos::HostSpace> horizonHost("kfield::sim::horizon", live);
-  for (std::int64_t p = 0; p < live; ++p) {
-    const std::int64_t s = sampleAt_[p];
-    horizonHost(p) = static_cast<double>(roundsDone_[s] + roundsPerSample[s]) * schedule_->period;
-  }
-  const auto horizon = Kokkos::create_mirror_view_and_copy(Memory(), horizonHost);
-  const auto sampleOf = sampleOfPosition();
-  // A lockstep schedule: once every device is on and has fired, every firing hears all its
-  // neighbors (their messages are one period old, well within 2 periods), and stays so until
-  // a device is switched; folds then need not read the clocks. Checked until it holds: for
-  // this call over the live samples, and for later calls too once over all of them. With
-  // devices off, every device on that has fired hears every neighbor on.
-  const bool lockstep = schedule_->jitter == 0.0 && schedule_->retain >= 2.0 * schedule_->period;
-  bool someOff = lockstep && onFired_, onHeard = someOff;
-  everyoneHeard_ = lockstep && allHeard_;
-  auto checkHeard = [&] {
-    if (!lockstep || everyoneHeard_ || someOff) return;
-    const auto [off, silent] = clock().unheard(space_, live);
-    someOff = off > 0;
-    everyoneHeard_ = off == 0 && silent == 0;
-    onHeard = off > 0 && silent == 0;
-    allHeard_ = everyoneHeard_ && live == samples_;
-    onFired_ = onHeard && live == samples_;
-  };
-  checkHeard();
-  // From the first step on, all hear all (no step has marked anything yet).
-  if ((everyoneHeard_ || onHeard) && overflow_.extent(0) == 0) {
-    everyoneHeard_ = !onHeard;
-    runLockstep(live, horizonHost, onHeard);
-    everyoneHeard_ = everyoneFires_ = false;
-    for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
-    return;
-  }
-  for (;;) {
-    const impl::Clock<ExecSpace> c = clock();
-    checkHeard();
-    // Lockstep: the mark moves the last step's firings on; the last mark, which finds none to
-    // fire, moves the last ones.
-    const std::int64_t marked = c.mark(space_, firing_, horizon, live, clockTied_);
-    if (marked == 0) break;
-    everyoneFires_ = everyoneHeard_ && marked == devices_ * live;
-    round(live, false);
-    if (schedule_->jitter != 0.0 || overflow_.extent(0) > 0) {  // a spawn's overflow throws
-      clock().advance(space_, firing_, sampleOf, live);
-    }
-    if (overflow_.extent(0) > 0) checkOverflow(live);
-  }
-  everyoneHeard_ = everyoneFires_ = false;
-  for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
-}
-
-// Every device on has fired, no jitter: the devices of a sample all take their turns at
-// count * period (Clock::mark's lockstep case), so its steps keep the count per sample and
-// write the devices' clock rows once, after the last; no step marks or moves them. The
-// samples are in order, longest first, and those that still fire are the first. With devices
-// off (`someOff`), the devices on fire and those off take silent turns, the same in every
-// step (RoundKernel::firesWhenOn); a device on hears a neighbor while it is on
-// (RoundKernel::lag: its last firing, kept in its clock row, is NaN while it is off), and its
-// clock rows, not moved on, still say that its neighbors on sent one period ago.
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::runLockstep(
-    std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon,
-    bool someOff) {
-  const impl::Clock<ExecSpace> c = clock();
-  const double period = schedule_->period;
-  // Every device of a sample has passed as many firings as its first one.
-  const auto counts = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), Kokkos::subview(planes_.states, static_cast<std::size_t>(c.row),
-                                           std::make_pair(std::size_t(0), std::size_t(live))));
-  std::vector<double> count(counts.data(), counts.data() + live);
-  if (sampleClock_.extent(0) < static_cast<std::size_t>(2 * live)) {
-    sampleClock_ = Kokkos::View<double*, Memory>("kfield::sim::sample_clock", 2 * live);
-  }
-  auto clockHost = Kokkos::create_mirror_view(sampleClock_);
-  // Calls keyed only by the clock run unkeyed in these steps (RoundKernel::perDeviceOps), so
-  // their keys are not written: every device has fired, so its state keys and the presence
-  // rows it last wrote already hold key 1, and the rows the first step would write get it here.
-  for (const impl::Op& op : program_.ops) {
-    if (someOff) break;  // the calls run keyed, and write their keys
-    const bool shares = op.code == impl::OpCode::Export || op.code == impl::OpCode::ShareRead;
-    if (!shares || op.keyed != impl::kKeyedByClock) continue;
-    const auto first = static_cast<std::size_t>(op.plane * devices_);
-    Kokkos::deep_copy(space_,
-                      Kokkos::subview(planes_.presenceNow, std::make_pair(first, first + std::size_t(devices_)),
-                                      std::make_pair(std::size_t(0), std::size_t(live))),
-                      1.0);
-  }
-  for (;;) {
-    std::int64_t firing = 0;
-    while (firing < live && count[firing] * period < horizon(firing)) ++firing;
-    if (firing == 0) break;
-    for (std::int64_t p = 0; p < firing; ++p) {
-      clockHost(p) = count[p] * period;                    // firingTime(count)
-      clockHost(firing + p) = (count[p] - 1.0) * period;  // the last firing's
-    }
-    Kokkos::deep_copy(sampleClock_, clockHost);
-    stepClock_ = Kokkos::subview(sampleClock_, std::make_pair(std::int64_t(0), 2 * firing));
-    everyoneFires_ = !someOff;
-    firesWhenOn_ = someOff;
-    bool ends = false;  // the output only where a sample ends, as in synchronous rounds
-    for (std::int64_t p = 0; p < firing; ++p) ends = ends || !((count[p] + 1.0) * period < horizon(p));
-    round(firing, false, ends);
-    for (std::int64_t p = 0; p < firing; ++p) count[p] += 1.0;
-  }
-  stepClock_ = Kokkos::View<const double*, Memory>();
-  firesWhenOn_ = false;
-  for (std::int64_t p = 0; p < live; ++p) clockHost(p) = count[p];
-  Kokkos::deep_copy(sampleClock_, clockHost);
-  c.passLockstep(space_, sampleClock_, live);
-}
-
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t sample, bool on) {
-  requireSwitches("switchOn");
-  if (switchSensor_ >= 0) {
-    impl::invalidArgument(kWho, "switchOn: devices are switched by sensor '" +
-                                    program_.sensors[static_cast<std::size_t>(switchSensor_)].name +
-                                    "' (switchOffBy); set the sensor instead");
-  }
-  impl::requireIndex(kWho, "switchOn", "device", device, devices_);
-  impl::requireIndex(kWho, "switchOn", "sample", sample, samples_);
-  const impl::Clock<ExecSpace> c = clock();
-  const auto p = static_cast<std::size_t>(positionOf_[sample]);
-  const auto d = static_cast<std::size_t>(device);
-  const auto cell = [&](std::int64_t block) {
-    return Kokkos::subview(planes_.states, static_cast<std::size_t>(c.row + block * devices_) + d, p);
-  };
-  auto isOn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell(3));
-  if ((isOn() != 0.0) == on) return;
-  allHeard_ = onFired_ = false;
-  Kokkos::deep_copy(cell(3), on ? 1.0 : 0.0);
-  // Heard by no one, and its own kept values forgotten, until it fires again.
-  if (!on) Kokkos::deep_copy(cell(2), std::numeric_limits<double>::quiet_NaN());
-}
-
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::switchOffBy(const std::string& sensor) {
-  requireSwitches("switchOffBy");
-  const std::int32_t index = program_.sensorIndex(sensor);
-  if (index < 0) {
-    impl::invalidArgument(kWho, "switchOffBy: program '" + program_.name +
-                                    "' reads no sensor named '" + sensor + "'");
-  }
-  if (program_.sensors[static_cast<std::size_t>(index)].type != SensorType::Bool) {
-    impl::invalidArgument(kWho, "switchOffBy: sensor '" + sensor + "' of program '" +
-                                    program_.name +
-                                    "' is not boolean: a device is off while it reads true");
-  }
-  switchSensor_ = index;
-  switchesStale_ = true;
-  uploadSensors();
-  followSwitchSensor();
-}
-
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::followSwitchSensor() {
-  if (switchSensor_ < 0 || !switchesStale_) return;
-  switchesStale_ = false;
-  const std::int64_t changed =
-      clock().follow(space_, planes_.sensors, switchSensor_ * devices_, samples_);
-  if (changed > 0) allHeard_ = onFired_ = false;
-}
-
-template <class ExecSpace>
-HostPlane BasicSimulation<ExecSpace>::firings() const {
-  HostPlane result("kfield::sim::firings", devices_, samples_);
-  if (!schedule_) {
-    for (std::int64_t d = 0; d < devices_; ++d) {
-      for (std::int64_t s = 0; s < samples_; ++s) result(d, s) = double(roundsDone_[s]);
-    }
-    return result;
-  }
-  const auto rows = Kokkos::subview(planes_.states,
-                                    std::make_pair(clock().row, clock().row + devices_), Kokkos::ALL());
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
-  for (std::int64_t d = 0; d < devices_; ++d) {
-    for (std::int64_t p = 0; p < samples_; ++p) result(d, sampleAt_[p]) = host(d, p);
-  }
-  return result;
-}
-
-template <class ExecSpace>
-HostPlane BasicSimulation<ExecSpace>::times() const {
-  HostPlane result = firings();
-  const Schedule lockstep;  // synchronous rounds: period 1, no jitter
-  const Schedule& s = schedule_ ? *schedule_ : lockstep;
-  for (std::int64_t d = 0; d < devices_; ++d) {
-    for (std::int64_t p = 0; p < samples_; ++p) {
-      const auto k = static_cast<std::int64_t>(result(d, p));
-      result(d, p) = k == 0 ? std::numeric_limits<double>::quiet_NaN() : s.firingTime(k - 1, d, p);
-    }
-  }
-  return result;
 }
 
 template <class ExecSpace>
@@ -988,111 +518,15 @@ std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_
   return ran;
 }
 
-template <class ExecSpace>
-SimulationCarry BasicSimulation<ExecSpace>::carry() const {
-  // `swappedFrom`: the plane that holds a column whose sample's exports were swapped away.
-  auto inSampleOrder = [&](const Plane<Memory>& plane, const char* label,
-                           const Plane<Memory>* swappedFrom = nullptr) {
-    auto positioned = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plane);
-    decltype(positioned) other;
-    if (swappedFrom) other = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *swappedFrom);
-    HostPlane result(std::string(label), plane.extent(0), plane.extent(1));
-    for (std::size_t r = 0; r < plane.extent(0); ++r) {
-      for (std::int64_t p = 0; p < samples_; ++p) {
-        const bool swapped = swappedFrom && exportsSwapped_[sampleAt_[p]];
-        result(r, sampleAt_[p]) = swapped ? other(r, p) : positioned(r, p);
-      }
-    }
-    return result;
-  };
-  SimulationCarry c;
-  c.rounds = roundsDone_;
-  c.states = inSampleOrder(planes_.states, "kfield::carry::states");
-  c.stateKeys = inSampleOrder(planes_.stateKeys, "kfield::carry::state_keys");
-  c.exports = inSampleOrder(planes_.exportsPrev, "kfield::carry::exports", &planes_.exportsNow);
-  c.presence =
-      inSampleOrder(planes_.presencePrev, "kfield::carry::presence", &planes_.presenceNow);
-  c.output = inSampleOrder(planes_.output, "kfield::carry::output");
-  c.schedule = schedule_;
-  if (mobility_) {
-    c.motion = mobility_->motion();
-    c.motionState = mobility_->state();
-  }
-  return c;
-}
-
-template <class ExecSpace>
-void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
-  allHeard_ = onFired_ = false;         // the carry's clocks may have devices off or not yet fired
-  switchesStale_ = switchSensor_ >= 0;  // the carry's switches, until the next run
-  auto check = [&](const HostPlane& from, const Plane<Memory>& to, const char* what) {
-    if (from.extent(0) != to.extent(0) || from.extent(1) != to.extent(1)) {
-      impl::invalidArgument(kWho, std::string("restore: the carry's ") + what + " are " +
-                                      std::to_string(from.extent(0)) + " x " +
-                                      std::to_string(from.extent(1)) + ", this simulation's " +
-                                      std::to_string(to.extent(0)) + " x " +
-                                      std::to_string(to.extent(1)));
-    }
-  };
-  auto clockText = [](const std::optional<Schedule>& s) {
-    return s ? "on a schedule of " + s->text() : std::string("of synchronous rounds");
-  };
-  if (c.schedule != schedule_) {
-    impl::invalidArgument(kWho, "restore: the carry is of a run " + clockText(c.schedule) +
-                                    ", this simulation's is " + clockText(schedule_));
-  }
-  if (c.motion != motion()) {
-    auto motionText = [](const std::optional<Motion>& m) {
-      return m ? "of devices moving (" + m->text() + ")" : std::string("on a still network");
-    };
-    impl::invalidArgument(kWho, "restore: the carry is of a run " + motionText(c.motion) +
-                                    ", this simulation's is " + motionText(motion()));
-  }
-  if (mobility_) {  // its neighborhoods first: the exports' edge rows are theirs
-    mobility_->restore(c.motionState);
-    net_ = mobility_->view();
-    const std::size_t rows = static_cast<std::size_t>(planes_.edgeRow) +
-                             static_cast<std::size_t>(program_.edgePlanes) * net_.neighbors.extent(0);
-    if (planes_.exportsPrev.extent(0) != rows && c.exports.extent(0) == rows) {
-      planes_.exportsPrev = Plane<Memory>(planes_.exportsPrev.label(), rows, samples_);
-      planes_.exportsNow = Plane<Memory>(planes_.exportsNow.label(), rows, samples_);
-    }
-  }
-  check(c.states, planes_.states, "states");
-  check(c.stateKeys, planes_.stateKeys, "state keys");
-  check(c.exports, planes_.exportsPrev, "exports");
-  check(c.presence, planes_.presencePrev, "presence keys");
-  check(c.output, planes_.output, "output");
-  if (static_cast<std::int64_t>(c.rounds.size()) != samples_) {
-    impl::invalidArgument(kWho, "restore: the carry has round counts for " +
-                                    std::to_string(c.rounds.size()) + " samples, not " +
-                                    std::to_string(samples_));
-  }
-  for (std::int64_t r : c.rounds) checkRounds(r);
-  std::vector<std::int64_t> identity(static_cast<std::size_t>(samples_));
-  std::iota(identity.begin(), identity.end(), 0);
-  uploadSensors();
-  reorder(identity);  // positions are samples again
-  Kokkos::deep_copy(planes_.states, c.states);
-  Kokkos::deep_copy(planes_.stateKeys, c.stateKeys);
-  Kokkos::deep_copy(planes_.exportsPrev, c.exports);
-  Kokkos::deep_copy(planes_.presencePrev, c.presence);
-  Kokkos::deep_copy(planes_.output, c.output);
-  roundsDone_ = c.rounds;
-  exportsSwapped_.assign(samples_, 0);
-}
-
-template <class ExecSpace>
-HostPlane BasicSimulation<ExecSpace>::output() const {
-  auto positioned = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), planes_.output);
-  const auto rows = static_cast<std::int64_t>(positioned.extent(0));
-  HostPlane result("kfield::sim::output_host", rows, samples_);
-  for (std::int64_t d = 0; d < rows; ++d) {
-    for (std::int64_t p = 0; p < samples_; ++p) result(d, sampleAt_[p]) = positioned(d, p);
-  }
-  return result;
-}
-
 }  // namespace kfield
+
+// Beside the synchronous run: the one friend, the asynchronous modes, the carry, the compiled
+// round, what is allocated, and where the host backends' simulations are compiled.
+#include "kfield/sim/impl/SimulationAccess.hpp"
+#include "kfield/sim/impl/SimulationAsynchronous.hpp"
+#include "kfield/sim/impl/SimulationCarrying.hpp"
+#include "kfield/sim/impl/SimulationCompiledRound.hpp"
+#include "kfield/sim/impl/SimulationSetup.hpp"
+#include "kfield/sim/impl/SimulationInstances.hpp"
 
 #endif

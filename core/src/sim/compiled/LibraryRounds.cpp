@@ -1,5 +1,6 @@
 // Compiled rounds written by kfield::compiledRoundsSource (kfield/sim/CompiledRound.hpp).
-// Generated: regenerate, do not edit.
+// Generated: do not edit; regenerate it with the build target
+// kfield_regenerate_library_rounds (cmake --build BUILD --target ...).
 #include "kfield/impl/IntegerMath.hpp"
 #include "kfield/sim/CompiledRound.hpp"
 #include "kfield/sim/impl/Operations.hpp"

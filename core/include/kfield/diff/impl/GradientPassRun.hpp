@@ -3,6 +3,7 @@
 #define KFIELD_DIFF_IMPL_GRADIENTPASSRUN_HPP
 
 #include "kfield/diff/impl/GradientPass.hpp"
+#include "kfield/sim/impl/SimulationAccess.hpp"
 
 namespace kfield::diff::impl {
 
@@ -102,7 +103,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     result.carryBytes = std::max(result.carryBytes, product({rows.carry, un, 8}));
   }
 
-  BasicSimulation<ExecSpace> sim(program, setup.network, n, space);
+  BasicSimulation<ExecSpace> sim(program, setup.network, n, {}, space);
+  using Access = kfield::impl::SimulationAccess;
   for (const ParameterInfo& p : program.parameters) {
     sim.parameter(p.name, std::vector<double>(setup.parameters.begin() + p.offset,
                                               setup.parameters.begin() + p.offset + p.width));
@@ -114,13 +116,12 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     }
     return h;
   };
-  Kokkos::deep_copy(sim.planes_.sensors, byPosition(setup.sensors, "kfield::diff::sensors_pass"));
-  sim.sensorsDirty_ = false;
+  Access::setSensorsByPosition(sim, byPosition(setup.sensors, "kfield::diff::sensors_pass"));
   const std::int64_t outputRows = program.outputWidth * devices;
   Plane<Memory> target("kfield::diff::target", outputRows, n);
   Kokkos::deep_copy(target, byPosition(setup.target, "kfield::diff::target_pass"));
 
-  auto& planes = sim.planes_;
+  auto& planes = Access::planes(sim);
   const auto K = static_cast<std::int64_t>(planes.states.extent(0));
   const auto Kk = static_cast<std::int64_t>(planes.stateKeys.extent(0));
   const auto E = static_cast<std::int64_t>(planes.exportsPrev.extent(0));
@@ -152,9 +153,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   PassParts<ExecSpace>* const parts = setup.parts;
   const IndexRange own = parts ? parts->computed() : IndexRange{0, devices};
   if (parts) {
-    sim.net_.ids = parts->ids();
-    sim.active_ = own;
-    sim.exchange_ = parts->begin(ReaderLayout{program.valueSlots, selections, sim.haloLayout()}, n);
+    Access::attachPart(sim, parts->ids(), own,
+                       parts->begin(ReaderLayout{program.valueSlots, selections, Access::haloLayout(sim)}, n));
   }
 
   // The recording forward: the carry saved at every window start.
@@ -194,10 +194,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       kfield::impl::copyColumns(space, p->data(), n, at, w, r, w);
       at += r * w;
     }
-    for (std::int64_t p = 0; p < w; ++p) {
-      sim.roundsDone_[static_cast<std::size_t>(p)] = round;
-      sim.exportsSwapped_[static_cast<std::size_t>(p)] = 0;  // the carry is in "previous"
-    }
+    for (std::int64_t p = 0; p < w; ++p) Access::setRound(sim, p, round);
   };
   recordForward(
       S, setup.window, 1, [] { return false; },
@@ -210,7 +207,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
         space.fence();
         spill->write(checkpointAt[k], staged.data(), words.second);
       },
-      [&](idx_t j, idx_t) { sim.round(live[j], false, j + 1 == S || live[j + 1] < live[j]); });
+      [&](idx_t j, idx_t) { Access::runRound(sim, live[j], false, j + 1 == S || live[j + 1] < live[j]); });
 
   // A tuple output's loss: one canonical sum over its components' rows.
   Plane<Memory> terms("kfield::diff::loss_terms", outputRows, n);
@@ -302,13 +299,13 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       const Row r = rowAt(j);
       if (!onTape) {  // the carry before each round; the last round's own run comes later
         saveCarry(r.carry, w);
-        if (j + 1 < c + len) sim.round(w, false, false), ++reran;
+        if (j + 1 < c + len) Access::runRound(sim, w, false, false), ++reran;
         continue;
       }
       kfield::impl::copyColumns(space, r.exportsPrev, w, planes.exportsPrev.data(), n, E, w);
       kfield::impl::copyColumns(space, r.presencePrev, w, planes.presencePrev.data(), n, Pk, w);
       kfield::impl::copyColumns(space, r.stateKeys, w, planes.stateKeys.data(), n, Kk, w);
-      sim.round(w, false, true, Kokkos::View<double*, Memory>(r.values, static_cast<std::size_t>(V * w)));
+      Access::runRound(sim, w, false, true, Kokkos::View<double*, Memory>(r.values, static_cast<std::size_t>(V * w)));
       ++reran;
       kfield::impl::copyColumns(space, r.exportsNow, w, planes.exportsPrev.data(), n, E, w);  // swapped: this round's
       kfield::impl::copyColumns(space, r.presenceNow, w, planes.presencePrev.data(), n, Pk, w);
@@ -317,10 +314,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   auto configure = [&](ReverseRoundBase<ExecSpace>& b, idx_t j, std::int64_t w) {
     const Row r = rowAt(j);
     auto& f = b.fwd;
-    f.ops = sim.tapeOps_;
-    f.entries = sim.tapeEntries_;
-    f.net = sim.net_;
-    f.parameters = sim.parameters_;
+    f = Access::tapeKernel(sim);
     f.planes.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
     f.planes.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
     f.planes.stateKeys = Plane<Memory>(r.stateKeys, Kk, w);
@@ -333,14 +327,11 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       f.planes.presenceNow = planes.presencePrev;
     }
     f.fresh = j == 0 ? freshAll : freshNone;
-    f.devices = devices;
     f.firstDevice = own.begin;
     f.endDevice = own.end;
     f.live = w;
     // The reverse pass keeps the short tiles it was measured with.
     f.tileDevices = std::max<std::int64_t>(1, Tuning::kLeastTileElements / w);
-    f.slots = static_cast<int>(program.valueSlots);
-    f.opCount = static_cast<int>(program.valueOps.size());
     b.values = onTape ? r.values : roundValues.data();
     b.adjoints = valueAdjoints.data();
     b.exportAdjoint = exportAdjoint;
@@ -353,7 +344,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   auto stepBack = [&](idx_t j, idx_t w) {
     if (!onTape) {  // the round once more, from the carry before it, for its values
       loadCarry(rowAt(j).carry, w, j);
-      sim.round(w, false, true, Kokkos::View<double*, Memory>(roundValues.data(), static_cast<std::size_t>(V * w)));
+      Access::runRound(sim, w, false, true,
+                       Kokkos::View<double*, Memory>(roundValues.data(), static_cast<std::size_t>(V * w)));
       ++reran;
     }
     Kokkos::deep_copy(space, Kokkos::subview(valueAdjoints, std::make_pair(std::int64_t(0), V * w)), 0.0);
@@ -363,8 +355,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       kfield::impl::RoundPlanes<Memory> last;
       last.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
       last.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
-      sim.exchange_->start(last, w);
-      sim.exchange_->finish(last, w);
+      Access::exchange(sim)->start(last, w);
+      Access::exchange(sim)->finish(last, w);
     }
     ReverseOwn<ExecSpace> ownStep;
     const std::int64_t tiles = configure(ownStep, j, w);
@@ -427,5 +419,18 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
 }
 
 }  // namespace kfield::diff::impl
+
+// Like the simulations, the host backends' passes are compiled once, into the library
+// (core/src/diff/PassInstances.cpp; sim/impl/SimulationInstances.hpp says when).
+#ifdef KFIELD_IMPL_HOST_INSTANCES
+namespace kfield::diff::impl {
+#ifdef KOKKOS_ENABLE_SERIAL
+extern template struct Pass<Kokkos::Serial>;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+extern template struct Pass<Kokkos::OpenMP>;
+#endif
+}  // namespace kfield::diff::impl
+#endif
 
 #endif

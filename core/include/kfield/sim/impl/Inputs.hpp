@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -37,8 +38,8 @@ inline double sensorValue(const char* who, const SensorInfo& sensor, std::int64_
 }
 
 // A sensor being set, for every sample or for one: Target::setSensor(index, device, sample,
-// value) checks and stores.
-template <class Target>
+// value) checks and stores; or, given an `Access`, Access::setSensor(target, index, ...).
+template <class Target, class Access = void>
 class SensorHandle {
  public:
   SensorHandle(Target* target, std::int32_t index) : target_(target), index_(index) {}
@@ -50,7 +51,11 @@ class SensorHandle {
   }
   template <class T>
   SensorHandle& set(std::int64_t device, std::int64_t sample, T value) {
-    target_->setSensor(index_, device, sample, static_cast<double>(value));
+    if constexpr (std::is_void_v<Access>) {
+      target_->setSensor(index_, device, sample, static_cast<double>(value));
+    } else {
+      Access::setSensor(*target_, index_, device, sample, static_cast<double>(value));
+    }
     return *this;
   }
   template <class T>

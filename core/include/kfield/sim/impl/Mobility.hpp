@@ -15,7 +15,9 @@
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
+#include "kfield/field/TracedProgram.hpp"
 #include "kfield/sim/Motion.hpp"
+#include "kfield/sim/impl/RoundPlanes.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -189,7 +191,11 @@ class Mobility {
     }
   }
 
-  // The neighborhoods of where the devices are now.
+  // The neighborhoods of where the devices are now, and what each device sent each neighbor
+  // (`program`'s exchanges' edge planes in `planes`) moved to the neighbor's entry in the new
+  // row. A neighbor new to the device was sent nothing: it reads the device's own entry, the
+  // value of the sent field outside its domain.
+  void rebuild(RoundPlanes<Memory>& planes, const TracedProgram& program, std::int64_t samples);
   void rebuild() {
     Kokkos::deep_copy(space_, Kokkos::subview(state_, 4, Kokkos::ALL()), Kokkos::subview(state_, 0, Kokkos::ALL()));
     Kokkos::deep_copy(space_, Kokkos::subview(state_, 5, Kokkos::ALL()), Kokkos::subview(state_, 1, Kokkos::ALL()));
@@ -575,6 +581,35 @@ void moveEdgeMessages(const ExecSpace& space, std::int64_t devices, const Net& b
           }
         }
       });
+}
+
+template <class ExecSpace>
+void Mobility<ExecSpace>::rebuild(RoundPlanes<Memory>& planes, const TracedProgram& program,
+                                  std::int64_t samples) {
+  rebuild();
+  if (program.edgePlanes == 0) return;
+  const NetworkView<Memory> before = previous(), after = view();
+  std::vector<std::int64_t> ownRow(static_cast<std::size_t>(program.edgePlanes));
+  for (std::size_t i = 0; i < program.exports.size(); ++i) {
+    if (program.exports[i].edge >= 0) ownRow[program.exports[i].edge] = std::int64_t(i) * devices_;
+  }
+  const auto own = upload<Memory>(ownRow, "kfield::sim::edge_own_rows");
+  const auto newEntries = static_cast<std::int64_t>(after.neighbors.extent(0));
+  const std::int64_t edgeRow = planes.edgeRow, edgePlanes = program.edgePlanes;
+  const std::uint64_t rows = total({std::uint64_t(edgeRow), product({std::uint64_t(edgePlanes), std::uint64_t(newEntries)})});
+  const MemoryLimit limit = memoryLimit<Memory>();
+  requireMemory(who_, "the exchanges' messages over the rebuilt neighborhoods",
+                product({rows, std::uint64_t(samples), sizeof(double)}), limit.bytes, limit.where);
+  const Plane<Memory> old = planes.exportsPrev;
+  Plane<Memory> moved(Kokkos::view_alloc(Kokkos::WithoutInitializing, old.label()), rows, samples);
+  Kokkos::deep_copy(space_, Kokkos::subview(moved, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()),
+                    Kokkos::subview(old, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()));
+  moveEdgeMessages(space_, devices_, before, after, own, old, moved, edgeRow, edgePlanes);
+  planes.exportsPrev = moved;
+  if (planes.exportsNow.extent(0) != rows) {  // rewritten by the next round before it is read
+    planes.exportsNow = Plane<Memory>();
+    planes.exportsNow = Plane<Memory>(old.label(), rows, samples);
+  }
 }
 
 }  // namespace kfield::impl
