@@ -1,5 +1,5 @@
-#include "SumReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/SumReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/sum/Canonical.hpp>
 

@@ -2,10 +2,10 @@
 // any owner count (and, run by ctest at 1 and 2 threads and by a writer process at either,
 // any thread count); a checkpoint of another system is refused by its first difference; and a
 // writer killed with SIGKILL at any moment leaves a checkpoint that loads and is on track.
-#include "CheckpointSystem.hpp"
-#include "ErrorOf.hpp"
-#include "TempFolder.hpp"
-#include "TestSpaces.hpp"
+#include "support/CheckpointSystem.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/TempFolder.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/io/Checkpoint.hpp>
 

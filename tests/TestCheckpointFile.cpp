@@ -1,9 +1,9 @@
 // Learner checkpoints as files: every field round trips bit for bit, versions are kept, and
 // every kind of bad file is refused in one message naming the file and the problem. Bad files
 // are made with HDF5's own C API, not kfield's writer.
-#include "ErrorOf.hpp"
-#include "FileEdits.hpp"
-#include "TempFolder.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FileEdits.hpp"
+#include "support/TempFolder.hpp"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>

@@ -1,4 +1,4 @@
-#include "ErrorOf.hpp"
+#include "support/ErrorOf.hpp"
 
 #include <kfield/sum/Chunking.hpp>
 #include <kfield/sum/Partials.hpp>

@@ -1,9 +1,9 @@
 // Compiled rounds (kfield/sim/CompiledRound.hpp): the library's programs run their compiled
 // rounds on host backends and give the round kernel's bits; the checked-in library source is
 // what the generator writes; programs the generator cannot compile are refused by name.
-#include "ErrorOf.hpp"
-#include "LibraryRuns.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/LibraryRuns.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>

@@ -1,8 +1,8 @@
 // A contribution program on the device gives the bits of its host evaluation, and of the C++
 // functor written for the same operations.
-#include "ErrorOf.hpp"
-#include "LearnerReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/LearnerReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/learn/Contribution.hpp>
 #include <kfield/learn/Rules.hpp>

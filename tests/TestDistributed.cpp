@@ -1,10 +1,10 @@
 // Simulations over the ranks of MPI_COMM_WORLD (ctest runs this binary under mpirun with 1 to
 // 4 ranks): every rank also runs the whole network in its own process, and the two must give
 // the same bits, whatever the partition.
-#include "DistributedRuns.hpp"
-#include "ErrorOf.hpp"
-#include "LibraryRuns.hpp"
-#include "TestSpaces.hpp"
+#include "support/DistributedRuns.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/LibraryRuns.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>

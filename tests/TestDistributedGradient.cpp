@@ -1,18 +1,18 @@
 // Gradients over the ranks of MPI_COMM_WORLD (ctest runs this binary under mpirun with 1 to 4
 // ranks): every rank also reverses the whole network in its own process, and the two must give
 // the same bits (losses, parameters' gradients, sensors' gradients), whatever the partition.
-#include "DistributedRuns.hpp"
-#include "ErrorOf.hpp"
-#include "LibraryRuns.hpp"
-#include "ProcessPrograms.hpp"
-#include "TestSpaces.hpp"
+#include "support/DistributedRuns.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/LibraryRuns.hpp"
+#include "support/ProcessPrograms.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/Config.hpp>
 #include <kfield/diff/DistributedGradient.hpp>
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
 #if KFIELD_ENABLE_HDF5
-#include "TempFolder.hpp"
+#include "support/TempFolder.hpp"
 
 #include <kfield/io/Spill.hpp>
 

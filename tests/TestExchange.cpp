@@ -1,8 +1,8 @@
 // Per-neighbor messages: nbr of a neighbor field and exchange, against host loops that follow
 // the rules message by message, to the bit; the weighted multi-path collection built on them.
-#include "ErrorOf.hpp"
-#include "FieldReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FieldReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Library.hpp>

@@ -1,9 +1,9 @@
 // Simulation exports as files: kfield shuffles, deflates and checksums snapshot chunks itself
 // (on every host thread); the bytes it stores must be the bytes HDF5's own filter pipeline
 // stores for the same values, chunk by chunk, at every deflate level.
-#include "ErrorOf.hpp"
-#include "FileEdits.hpp"
-#include "TempFolder.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FileEdits.hpp"
+#include "support/TempFolder.hpp"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>

@@ -1,6 +1,6 @@
-#include "ErrorOf.hpp"
-#include "FieldReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FieldReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/diff/FieldContribution.hpp>
 #include <kfield/field/Library.hpp>

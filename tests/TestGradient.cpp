@@ -1,8 +1,8 @@
-#include "ErrorOf.hpp"
-#include "FieldReference.hpp"
-#include "ProcessPrograms.hpp"
-#include "TempFolder.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FieldReference.hpp"
+#include "support/ProcessPrograms.hpp"
+#include "support/TempFolder.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/Config.hpp>
 #if KFIELD_ENABLE_HDF5

@@ -1,5 +1,5 @@
-#include "ErrorOf.hpp"
-#include "LearnerReference.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/LearnerReference.hpp"
 
 #include <kfield/learn/Identity.hpp>
 #include <kfield/learn/Partition.hpp>

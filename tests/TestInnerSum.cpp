@@ -1,7 +1,7 @@
 // Inner sums (kfield/sum/InnerSum.hpp) follow their documented order on every space: pinned
 // by sums whose left-to-right value differs, against a host reference written from the
 // definition, and through the pointwise `sum` and the least-squares functor.
-#include "TestSpaces.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/impl/Bits.hpp>
 #include <kfield/learn/Pointwise.hpp>

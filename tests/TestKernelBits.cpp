@@ -1,4 +1,4 @@
-#include "TestSpaces.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/impl/KokkosCompat.hpp>
 

@@ -1,6 +1,6 @@
-#include "ErrorOf.hpp"
-#include "LearnerReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/LearnerReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/Random.hpp>
 #include <kfield/learn/Learner.hpp>

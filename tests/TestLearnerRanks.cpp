@@ -1,9 +1,9 @@
 // The learner with its owners spread over the ranks of MPI_COMM_WORLD; ctest runs this binary
 // under mpirun with 1 to 4 ranks. Every rank also runs the same system with all owners in
 // its own process: the two must agree bit for bit.
-#include "ErrorOf.hpp"
-#include "LearnerReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/LearnerReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/diff/FieldContribution.hpp>
 #include <kfield/field/Library.hpp>

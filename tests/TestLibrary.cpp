@@ -1,6 +1,6 @@
 // The coordination library against exact references computed on the host.
-#include "FieldReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/FieldReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
 #include <kfield/impl/Bits.hpp>

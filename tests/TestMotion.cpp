@@ -2,10 +2,10 @@
 // from-scratch Network::fromPositions every round, a moving run equals a chain of still
 // simulations, one per round, each on that round's network (exchanges' messages carried
 // across by a host reference of the rule), and the models move devices as they say.
-#include "ErrorOf.hpp"
-#include "TempFolder.hpp"
-#include "LibraryRuns.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/TempFolder.hpp"
+#include "support/LibraryRuns.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Program.hpp>
 #include <kfield/field/Programs.hpp>

@@ -1,4 +1,4 @@
-#include "ErrorOf.hpp"
+#include "support/ErrorOf.hpp"
 
 #include <kfield/net/Network.hpp>
 #include <kfield/net/NetworkPart.hpp>

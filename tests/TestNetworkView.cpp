@@ -1,5 +1,5 @@
 // A network copied to an execution space's memory holds the host's CSR exactly.
-#include "TestSpaces.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/net/Network.hpp>
 #include <kfield/net/NetworkView.hpp>

@@ -1,7 +1,7 @@
 // Operators on fields and neighbor fields compute, device by device, what the same C++ does
 // on the host, to the bit.
-#include "ErrorOf.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Operators.hpp>
 #include <kfield/impl/PortableMath.hpp>

@@ -1,6 +1,6 @@
-#include "ErrorOf.hpp"
-#include "SumReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/SumReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/sum/OrderedSum.hpp>
 

@@ -1,7 +1,7 @@
 // io::PartialFile: one writer at a time, claimed before a byte changes; targets that are not
 // regular files refused; a writer killed at any moment leaves every committed version whole.
-#include "ErrorOf.hpp"
-#include "TempFolder.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/TempFolder.hpp"
 
 #include <kfield/io/FileError.hpp>
 #include <kfield/io/PartialFile.hpp>

@@ -1,7 +1,7 @@
 // Plane updates: reordering sample columns, and prefix updates of the live samples.
-#include "ErrorOf.hpp"
-#include "SumReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/SumReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/Plane.hpp>
 

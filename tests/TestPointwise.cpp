@@ -1,5 +1,5 @@
-#include "ErrorOf.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/learn/Pointwise.hpp>
 #include <kfield/learn/impl/PointwiseKernel.hpp>

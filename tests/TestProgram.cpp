@@ -1,7 +1,7 @@
 // Tracing: phyelds' alignment rules, made synchronous (who hears whom across branch, mux and
 // align), and the paths and errors of the trace itself.
-#include "ErrorOf.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
 #include <kfield/sim/Simulation.hpp>

@@ -1,8 +1,8 @@
 // The library's programs by name, as `kfield run` runs them: each traces, reads the sensors
 // it lists, and computes what its library function computes.
-#include "ErrorOf.hpp"
-#include "FieldReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FieldReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Library.hpp>

@@ -1,6 +1,6 @@
 // The counter-based generator: a pure function of (seed, counter), the same bits in kernels
 // and on the host.
-#include "TestSpaces.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/Random.hpp>
 

@@ -1,6 +1,6 @@
 // The shipped rules: admitted systems, the per-coordinate state they declare, and SGD as its
 // formula reads.
-#include "LearnerReference.hpp"
+#include "support/LearnerReference.hpp"
 
 #include <kfield/learn/Partition.hpp>
 #include <kfield/learn/Rules.hpp>

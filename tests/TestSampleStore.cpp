@@ -2,10 +2,10 @@
 // reads its shares, a learner built from the store is the learner built from the system, and
 // bad stores are refused naming the file and the problem. Kfield writes whole-row chunks with
 // its own Fletcher32: HDF5's filter must agree both ways.
-#include "CheckpointSystem.hpp"
-#include "ErrorOf.hpp"
-#include "FileEdits.hpp"
-#include "TempFolder.hpp"
+#include "support/CheckpointSystem.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FileEdits.hpp"
+#include "support/TempFolder.hpp"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>

@@ -2,10 +2,10 @@
 // global order of their times (against an event-by-event host replay, to the bit), the
 // synchronous schedule gives the bits of synchronous rounds for every library program, and
 // the clock reads what the schedule says.
-#include "ErrorOf.hpp"
-#include "FieldReference.hpp"
-#include "LibraryRuns.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FieldReference.hpp"
+#include "support/LibraryRuns.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>

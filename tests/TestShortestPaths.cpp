@@ -1,4 +1,4 @@
-#include "FieldReference.hpp"
+#include "support/FieldReference.hpp"
 
 #include <kfield/net/ShortestPaths.hpp>
 

@@ -1,9 +1,9 @@
 // Aggregate processes (spawn): they appear, spread one hop a round, run their own alignment
 // whatever slot each device keeps them in, end by their rule, and respect the bound on live
 // keys; against breadth-first hop counts, to the bit.
-#include "ErrorOf.hpp"
-#include "FieldReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FieldReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
 #include <kfield/sim/Simulation.hpp>

@@ -1,9 +1,9 @@
 // The library's blocks in time (Library.hpp): countdown and decay on each device's clock, the
 // shared clock, and the BIS gradient, in synchronous rounds (closed forms, a host reference of
 // every round, bit for bit) and on schedules (the time the schedule says).
-#include "FieldReference.hpp"
-#include "LibraryRuns.hpp"
-#include "TestSpaces.hpp"
+#include "support/FieldReference.hpp"
+#include "support/LibraryRuns.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/field/Library.hpp>
 #include <kfield/impl/Bits.hpp>

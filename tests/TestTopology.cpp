@@ -1,4 +1,4 @@
-#include "TempFolder.hpp"
+#include "support/TempFolder.hpp"
 
 #include <kfield/rt/Topology.hpp>
 

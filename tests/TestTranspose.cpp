@@ -1,4 +1,4 @@
-#include "ErrorOf.hpp"
+#include "support/ErrorOf.hpp"
 
 #include <gtest/gtest.h>
 #include <kfield/diff/Transpose.hpp>

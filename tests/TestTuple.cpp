@@ -1,7 +1,7 @@
 // Tuple fields: shared, remembered, exported and folded whole, against host loops, to the bit.
-#include "ErrorOf.hpp"
-#include "FieldReference.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/FieldReference.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/diff/FieldContribution.hpp>
 #include <kfield/diff/Gradient.hpp>

@@ -1,7 +1,7 @@
 // An update program compiled for an execution space gives the definition's bits (host
 // evaluation, one instance at a time) for every shipped rule.
-#include "ErrorOf.hpp"
-#include "TestSpaces.hpp"
+#include "support/ErrorOf.hpp"
+#include "support/TestSpaces.hpp"
 
 #include <kfield/learn/Rules.hpp>
 #include <kfield/learn/Update.hpp>

@@ -278,17 +278,7 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
       for (const lib::ParameterDefault& p : chosen.parameters) {
         sim.parameter(p.name, lib::defaultParameter(chosen, p.name, net.facts));
       }
-      if (o.program == "channel") {
-        sim.sensor("source").set(sources[0], true);
-        sim.sensor("destination").set(sources.size() > 1 ? sources[1] : n - 1, true);
-      } else if (reads("source")) {
-        for (std::int64_t s : sources) sim.sensor("source").set(s, true);
-      }
-      if (reads("value")) {
-        // The collections count the devices.
-        const bool ones = o.program == "collect-sum" || o.program == "collect-weighted";
-        for (std::int64_t d = 0; d < n; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
-      }
+      lib::setDefaultInputs(sim, chosen, sources, n);
       if (resumed) sim.restore(*resumed);  // one chunk: runProgram refuses --chunk with --resume
       auto roundsSoFar = [&] {
         const auto r = sim.rounds();

@@ -1,13 +1,7 @@
 // The host backends' gradient passes, compiled once (diff/impl/GradientPassRun.hpp).
 #include "kfield/diff/Gradient.hpp"
 
-#ifdef KFIELD_IMPL_HOST_INSTANCES
 namespace kfield::diff::impl {
-#ifdef KOKKOS_ENABLE_SERIAL
-template struct Pass<Kokkos::Serial>;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template struct Pass<Kokkos::OpenMP>;
-#endif
+#define KFIELD_IMPL_PASS(Space) template struct Pass<Space>;
+KFIELD_FOR_EACH_LIBRARY_HOST_SPACE(KFIELD_IMPL_PASS)
 }  // namespace kfield::diff::impl
-#endif

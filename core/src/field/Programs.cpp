@@ -87,7 +87,8 @@ const std::vector<LibraryProgram>& programs() {
            const Field<bool> s = source(p);
            return collectSum(p, s, value(p));
          });
-       }},
+       },
+       DefaultValues::Ones},
       {"election",
        "the id of the nearest leader (leaders more than radius hops apart)",
        {},
@@ -176,7 +177,8 @@ const std::vector<LibraryProgram>& programs() {
            const Field<double> distance = distanceGradient(p, source(p));
            return collectWeighted(p, distance, radius, value(p));
          });
-       }},
+       },
+       DefaultValues::Ones},
       {"collect-multipath",
        "the sum of value at the sources, by multi-path collection down the hop gradient (FCPP's "
        "mp_collection: equal parts to every neighbor one hop nearer)",

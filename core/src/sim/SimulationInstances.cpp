@@ -1,13 +1,7 @@
 // The host backends' simulations, compiled once (sim/impl/SimulationInstances.hpp).
 #include "kfield/sim/Simulation.hpp"
 
-#ifdef KFIELD_IMPL_HOST_INSTANCES
 namespace kfield {
-#ifdef KOKKOS_ENABLE_SERIAL
-template class BasicSimulation<Kokkos::Serial>;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template class BasicSimulation<Kokkos::OpenMP>;
-#endif
+#define KFIELD_IMPL_SIMULATION(Space) template class BasicSimulation<Space>;
+KFIELD_FOR_EACH_LIBRARY_HOST_SPACE(KFIELD_IMPL_SIMULATION)
 }  // namespace kfield
-#endif

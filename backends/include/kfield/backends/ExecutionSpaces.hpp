@@ -9,6 +9,26 @@
 #include <utility>
 #include <vector>
 
+// M(Space) for each host space whose simulations and gradient passes the library compiles once
+// (sim/impl/SimulationInstances.hpp), so that files using them only link to them. None in a
+// file that defines KFIELD_INSTANTIATE_IN_PLACE (it compiles them itself, with its own flags),
+// and none on a CUDA build, which compiles them where they are used.
+#ifdef KOKKOS_ENABLE_SERIAL
+#define KFIELD_IMPL_SERIAL_INSTANCE(M) M(Kokkos::Serial)
+#else
+#define KFIELD_IMPL_SERIAL_INSTANCE(M)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+#define KFIELD_IMPL_OPENMP_INSTANCE(M) M(Kokkos::OpenMP)
+#else
+#define KFIELD_IMPL_OPENMP_INSTANCE(M)
+#endif
+#if defined(KFIELD_INSTANTIATE_IN_PLACE) || defined(KOKKOS_ENABLE_CUDA)
+#define KFIELD_FOR_EACH_LIBRARY_HOST_SPACE(M)
+#else
+#define KFIELD_FOR_EACH_LIBRARY_HOST_SPACE(M) KFIELD_IMPL_SERIAL_INSTANCE(M) KFIELD_IMPL_OPENMP_INSTANCE(M)
+#endif
+
 namespace kfield {
 
 template <class... Spaces>

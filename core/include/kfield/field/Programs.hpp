@@ -7,6 +7,7 @@
 #include "kfield/field/TracedProgram.hpp"
 #include "kfield/net/Network.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct NetworkFacts {
   static NetworkFacts ofRows(const Network& network, IndexRange rows);
 };
 
+// What a library program's "value" sensor reads where the caller gives no values.
+enum class DefaultValues { DeviceIds, Ones };
+
 struct LibraryProgram {
   std::string name;                  // "hop-gradient", ...
   std::string summary;               // one line
@@ -44,7 +48,32 @@ struct LibraryProgram {
                                      // "source", "destination", "obstacle" (bool), "value"
   std::vector<ParameterDefault> parameters;  // learnable ones (kfield grad), with defaults
   TracedProgram (*build)(const NetworkFacts& network, const ProgramSettings& settings);
+  // Where a run names only source devices (the command line's --source): "value" reads each
+  // device's id, or 1 on every device for the collections (they count the devices).
+  DefaultValues values = DefaultValues::DeviceIds;
 };
+
+// The inputs a run of a library program starts from when the caller names only source devices
+// (at least one): "source" true on them, except that a program reading "destination" takes the
+// first as its source and the second (else the last device) as its destination; "value" as the
+// program's entry says. Sim: a Simulation or a DistributedSimulation.
+template <class Sim>
+void setDefaultInputs(Sim& sim, const LibraryProgram& program,
+                      const std::vector<std::int64_t>& sources, std::int64_t devices) {
+  auto reads = [&](const char* name) {
+    return std::find(program.sensors.begin(), program.sensors.end(), name) != program.sensors.end();
+  };
+  if (reads("destination")) {
+    sim.sensor("source").set(sources[0], true);
+    sim.sensor("destination").set(sources.size() > 1 ? sources[1] : devices - 1, true);
+  } else if (reads("source")) {
+    for (std::int64_t s : sources) sim.sensor("source").set(s, true);
+  }
+  if (reads("value")) {
+    const bool ones = program.values == DefaultValues::Ones;
+    for (std::int64_t d = 0; d < devices; ++d) sim.sensor("value").set(d, ones ? 1.0 : double(d));
+  }
+}
 
 // Every program, in a fixed order.
 const std::vector<LibraryProgram>& programs();

@@ -421,16 +421,11 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
 }  // namespace kfield::diff::impl
 
 // Like the simulations, the host backends' passes are compiled once, into the library
-// (core/src/diff/PassInstances.cpp; sim/impl/SimulationInstances.hpp says when).
-#ifdef KFIELD_IMPL_HOST_INSTANCES
+// (core/src/diff/PassInstances.cpp).
 namespace kfield::diff::impl {
-#ifdef KOKKOS_ENABLE_SERIAL
-extern template struct Pass<Kokkos::Serial>;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-extern template struct Pass<Kokkos::OpenMP>;
-#endif
+#define KFIELD_IMPL_EXTERN_PASS(Space) extern template struct Pass<Space>;
+KFIELD_FOR_EACH_LIBRARY_HOST_SPACE(KFIELD_IMPL_EXTERN_PASS)
+#undef KFIELD_IMPL_EXTERN_PASS
 }  // namespace kfield::diff::impl
-#endif
 
 #endif

@@ -4,7 +4,7 @@
 #ifndef KFIELD_TEST_LEARNERREFERENCE_HPP
 #define KFIELD_TEST_LEARNERREFERENCE_HPP
 
-#include "SumReference.hpp"
+#include "support/SumReference.hpp"
 
 #include <kfield/learn/DataParallelSystem.hpp>
 #include <kfield/learn/Learner.hpp>

@@ -3,7 +3,7 @@
 #ifndef KFIELD_TEST_CHECKPOINTSYSTEM_HPP
 #define KFIELD_TEST_CHECKPOINTSYSTEM_HPP
 
-#include "LearnerReference.hpp"
+#include "support/LearnerReference.hpp"
 
 #include <kfield/learn/Partition.hpp>
 

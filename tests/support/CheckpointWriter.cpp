@@ -2,7 +2,7 @@
 // checkpoint system and saves FILE (keeping FILE.1) after every step, until step LAST. The
 // test kills it at random moments with SIGKILL.
 //   kfield_checkpoint_writer FILE THREADS OWNERS RULE PARAMETERS SAMPLES LAST
-#include "CheckpointSystem.hpp"
+#include "support/CheckpointSystem.hpp"
 
 #include <kfield/io/Checkpoint.hpp>
 #include <kfield/impl/KokkosCompat.hpp>
