@@ -15,7 +15,8 @@ void registerBenchmarks();  // each suite defines it
 int main(int argc, char* argv[]) {
   kfield::Runtime runtime(argc, argv);
   bool toFile = false;  // --benchmark_out=FILE: Google Benchmark wants a file reporter too
-  for (int i = 1; i < argc; ++i) toFile = toFile || std::string(argv[i]).rfind("--benchmark_out=", 0) == 0;
+  for (int i = 1; i < argc; ++i)
+    toFile = toFile || std::string(argv[i]).rfind("--benchmark_out=", 0) == 0;
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   kfield::bench::addKfieldContext();
@@ -26,8 +27,8 @@ int main(int argc, char* argv[]) {
     void ReportRuns(const std::vector<Run>&) override {}
   } silent, silentFile;
   const std::size_t ran = runtime.rank() == 0 ? benchmark::RunSpecifiedBenchmarks()
-                         : toFile             ? benchmark::RunSpecifiedBenchmarks(&silent, &silentFile)
-                                              : benchmark::RunSpecifiedBenchmarks(&silent);
+                          : toFile ? benchmark::RunSpecifiedBenchmarks(&silent, &silentFile)
+                                   : benchmark::RunSpecifiedBenchmarks(&silent);
   benchmark::Shutdown();
   // A filter that matches nothing, or a wrong answer, must not pass as a run.
   if (ran == 0) {

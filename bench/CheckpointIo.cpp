@@ -32,7 +32,8 @@ std::string folder() {
 LearnerState adamState(std::int64_t k) {
   LearnerState s;
   s.parameterCount = k;
-  for (std::int64_t j = 0; j < k; ++j) s.parameters.push_back(wordOf(1.0 + 1e-3 * double(j % 9973)));
+  for (std::int64_t j = 0; j < k; ++j)
+    s.parameters.push_back(wordOf(1.0 + 1e-3 * double(j % 9973)));
   for (std::int64_t j = 0; j < 2 * k + 1; ++j) s.state.push_back(wordOf(0.5 / double(j + 1)));
   s.step = 100;
   s.rate = wordOf(0.01);
@@ -125,8 +126,8 @@ void exportedRounds(benchmark::State& state) {
   const int deflate = static_cast<int>(state.range(1));
   const bool commits = state.range(2) != 0;
   static const Network net = Network::grid(1000, 1000);
-  static const TracedProgram program = trace(
-      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hop");
+  static const TracedProgram program =
+      trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hop");
   const std::string path = folder() + "/kfield_bench_export.h5";
   std::int64_t snapshots = 0;
   for (auto _ : state) {
@@ -135,11 +136,12 @@ void exportedRounds(benchmark::State& state) {
     sim.sensor("source").set(0, true);
     std::unique_ptr<io::SimulationExport> out;
     if (every > 0) {
-      out = std::make_unique<io::SimulationExport>(path, net, "hop", 1, "output", deflate, 1,
-                                                   io::ExportContents{false, false, commits ? &program : nullptr, {}});
+      out = std::make_unique<io::SimulationExport>(
+          path, net, "hop", 1, "output", deflate, 1,
+          io::ExportContents{false, false, commits ? &program : nullptr, {}});
     }
     state.ResumeTiming();
-    for (std::int64_t r = 0; r < 100; r += every > 0 ? every : 100) {
+    for (std::int64_t r = 0; r<100; r += every> 0 ? every : 100) {
       sim.run(every > 0 ? every : 100);
       if (out) out->append(sim.rounds()[0], sim.output());
       if (out && commits) out->commit(sim.carry());

@@ -34,7 +34,8 @@ int worldRanks() {
 
 template <class Space>
 void setSources(BasicDistributedSimulation<Space>& sim, const Network& net) {
-  for (std::int64_t s = 0; s < sim.samples(); ++s) sim.sensor("source").set(sourceOf(s, net), s, true);
+  for (std::int64_t s = 0; s < sim.samples(); ++s)
+    sim.sensor("source").set(sourceOf(s, net), s, true);
 }
 
 // On a 60 x 40 grid, 30 rounds of the hop gradient: the bits of one process.
@@ -49,7 +50,8 @@ bool sameAsOneProcess(std::int64_t samples) {
   int same = 1;
   if (sim.rank() == 0) {
     BasicSimulation<Space> whole(program, net, samples);
-    for (std::int64_t s = 0; s < samples; ++s) whole.sensor("source").set(sourceOf(s, net), s, true);
+    for (std::int64_t s = 0; s < samples; ++s)
+      whole.sensor("source").set(sourceOf(s, net), s, true);
     whole.run(30);
     const HostPlane expected = whole.output();
     for (std::size_t i = 0; i < expected.size() && same; ++i) {
@@ -77,10 +79,11 @@ void distributedRounds(benchmark::State& state, bool weak) {
 // along a Hilbert curve (order 1): blocks of ids are then regions of the plane.
 template <class Space>
 void distributedRggRounds(benchmark::State& state) {
-  roundsOn<Space>(state,
-                  Network::randomGeometric(state.range(0), 1.5, 1,
-                                           state.range(1) == 1 ? DeviceOrder::Hilbert : DeviceOrder::Drawn),
-                  1);
+  roundsOn<Space>(
+      state,
+      Network::randomGeometric(state.range(0), 1.5, 1,
+                               state.range(1) == 1 ? DeviceOrder::Hilbert : DeviceOrder::Drawn),
+      1);
 }
 
 template <class Space>
@@ -98,7 +101,8 @@ void roundsOn(benchmark::State& state, const Network& net, std::int64_t samples)
     const auto start = std::chrono::steady_clock::now();
     sim.run(kRoundsPerIteration);
     Space().fence();
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     state.SetIterationTime(elapsed);
   }
@@ -152,12 +156,14 @@ void distributedGradientRounds(benchmark::State& state) {
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
     r = g->run(rounds);
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     state.SetIterationTime(elapsed);
   }
   const double work = double(state.iterations()) * double(rounds) * double(net.devices());
-  state.counters["device_rounds_per_second"] = benchmark::Counter(work, benchmark::Counter::kIsRate);
+  state.counters["device_rounds_per_second"] =
+      benchmark::Counter(work, benchmark::Counter::kIsRate);
   state.counters["ranks"] = ranks;
   state.counters["reverse_bytes_per_rank"] = double(r.reverseBytes);
   state.counters["window"] = double(r.schedule.window);
@@ -169,32 +175,52 @@ void distributedGradientRounds(benchmark::State& state) {
 
 void registerBenchmarks() {
   registerForEachSpace(
-      "Distributed/Strong", [](auto t) {
-        return [](benchmark::State& state) { distributedRounds<typename decltype(t)::type>(state, false); };
+      "Distributed/Strong",
+      [](auto t) {
+        return [](benchmark::State& state) {
+          distributedRounds<typename decltype(t)::type>(state, false);
+        };
       },
       [](benchmark::internal::Benchmark* b) {
-        b->ArgNames({"devices", "samples"})->Args({10000, 1})->Args({1000000, 1})
-            ->Args({1000000, 64})->Args({10000000, 1});
+        b->ArgNames({"devices", "samples"})
+            ->Args({10000, 1})
+            ->Args({1000000, 1})
+            ->Args({1000000, 64})
+            ->Args({10000000, 1});
       });
   registerForEachSpace(
-      "Distributed/Weak", [](auto t) {
-        return [](benchmark::State& state) { distributedRounds<typename decltype(t)::type>(state, true); };
+      "Distributed/Weak",
+      [](auto t) {
+        return [](benchmark::State& state) {
+          distributedRounds<typename decltype(t)::type>(state, true);
+        };
       },
       [](benchmark::internal::Benchmark* b) {
-        b->ArgNames({"devices_per_rank", "samples"})->Args({10000, 1})->Args({1000000, 1})
+        b->ArgNames({"devices_per_rank", "samples"})
+            ->Args({10000, 1})
+            ->Args({1000000, 1})
             ->Args({5000000, 1});
       });
   registerForEachSpace(
-      "Distributed/Rgg", [](auto t) {
-        return [](benchmark::State& state) { distributedRggRounds<typename decltype(t)::type>(state); };
+      "Distributed/Rgg",
+      [](auto t) {
+        return [](benchmark::State& state) {
+          distributedRggRounds<typename decltype(t)::type>(state);
+        };
       },
       [](benchmark::internal::Benchmark* b) {
-        b->ArgNames({"devices", "hilbert"})->Args({10000, 0})->Args({10000, 1})->Args({1000000, 0})
+        b->ArgNames({"devices", "hilbert"})
+            ->Args({10000, 0})
+            ->Args({10000, 1})
+            ->Args({1000000, 0})
             ->Args({1000000, 1});
       });
   registerForEachSpace(
-      "Distributed/Gradient", [](auto t) {
-        return [](benchmark::State& state) { distributedGradientRounds<typename decltype(t)::type>(state); };
+      "Distributed/Gradient",
+      [](auto t) {
+        return [](benchmark::State& state) {
+          distributedGradientRounds<typename decltype(t)::type>(state);
+        };
       },
       [](benchmark::internal::Benchmark* b) {
         b->ArgNames({"devices", "rounds"})->Args({10000, 64})->Args({1000000, 64});

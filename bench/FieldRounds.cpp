@@ -92,8 +92,9 @@ void rounds(benchmark::State& state) {
     Variant<Space> check(program, small, samples);
     check.rounds(kCheckRounds);
     if (!sameBits(check.output(), handReference(program, small, samples, kCheckRounds))) {
-      return fail(state, std::string(handProgramName(program)) + ": output differs from the host "
-                                                                 "reference");
+      return fail(state, std::string(handProgramName(program)) +
+                             ": output differs from the host "
+                             "reference");
     }
   }
   const Network& net = network(kind, state.range(2));
@@ -119,16 +120,18 @@ TracedProgram spawnProgram(std::int64_t keyParts) {
           return std::make_pair(lib::hopGradient(p, id == source), round < (1 << 30));
         };
         if (keyParts == 1) {
-          return p.spawn<double>(p.mux(launches, id, p.constant(-1)), kProcesses,
-                                 [&](const Field<int>& key) { return body(key); })
+          return p
+              .spawn<double>(p.mux(launches, id, p.constant(-1)), kProcesses,
+                             [&](const Field<int>& key) { return body(key); })
               .sum();
         }
         using Key = Tuple<int, int>;
         const Field<Key> launch =
             p.mux(launches, p.tuple(id, round), p.tuple(p.constant(-1), p.constant(-1)));
-        return p.spawn<double>(launch, kProcesses, [&](const Field<Key>& key) {
-          return body(get<0>(key));
-        }).sum();
+        return p
+            .spawn<double>(launch, kProcesses,
+                           [&](const Field<Key>& key) { return body(get<0>(key)); })
+            .sum();
       },
       "spawn-16");
 }
@@ -149,7 +152,8 @@ std::uint64_t planeBytesPerDevice(const TracedProgram& program, const Network& n
 // +inf where unreachable.
 std::vector<double> hopsFrom(const Network& net, std::int64_t source,
                              const std::vector<bool>& off = {}) {
-  std::vector<double> hops(static_cast<std::size_t>(net.devices()), std::numeric_limits<double>::infinity());
+  std::vector<double> hops(static_cast<std::size_t>(net.devices()),
+                           std::numeric_limits<double>::infinity());
   std::deque<std::int64_t> queue{source};
   hops[static_cast<std::size_t>(source)] = 0.0;
   while (!queue.empty()) {
@@ -173,7 +177,8 @@ void spawnRounds(benchmark::State& state) {
   const TracedProgram program = spawnProgram(state.range(1));
   BasicSimulation<Space> sim(program, net, 1);
   std::vector<std::int64_t> sources;
-  for (int k = 0; k < kProcesses; ++k) sources.push_back((2 * k + 1) * net.devices() / (2 * kProcesses));
+  for (int k = 0; k < kProcesses; ++k)
+    sources.push_back((2 * k + 1) * net.devices() / (2 * kProcesses));
   for (std::int64_t d : sources) sim.sensor("source").set(d, 0, 1.0);
   const auto side = static_cast<std::int64_t>(std::llround(std::sqrt(double(net.devices()))));
   sim.run(2 * side);  // every process reaches every device
@@ -237,7 +242,8 @@ void asyncRounds(benchmark::State& state) {
       for (std::int64_t d = 0; d < small.devices(); ++d) {
         if (down[std::size_t(d)]) continue;  // never fired
         if (!sameBits(std::vector<double>{out(d, s)}, std::vector<double>{hops[std::size_t(d)]})) {
-          return fail(state, "async hop gradient: differs from breadth-first hops after 150 periods");
+          return fail(state,
+                      "async hop gradient: differs from breadth-first hops after 150 periods");
         }
       }
     }
@@ -382,9 +388,11 @@ void movingRounds(benchmark::State& state) {
   const std::int64_t every = state.range(0), samples = state.range(2);
   const TracedProgram program = lib::findProgram("hop-gradient")->build(network(1, 2500), {});
   Motion motion;
-  motion.speed = 0.1, motion.radius = 1.5, motion.seed = 3, motion.rebuildEvery = std::max<std::int64_t>(every, 1);
+  motion.speed = 0.1, motion.radius = 1.5, motion.seed = 3,
+  motion.rebuildEvery = std::max<std::int64_t>(every, 1);
   auto make = [&](const Network& net, const Motion* m) {
-    auto sim = m ? BasicSimulation<Space>(program, net, samples, *m) : BasicSimulation<Space>(program, net, samples);
+    auto sim = m ? BasicSimulation<Space>(program, net, samples, *m)
+                 : BasicSimulation<Space>(program, net, samples);
     for (std::int64_t s = 0; s < samples; ++s) sim.sensor("source").set(sourceOf(s, net), s, true);
     return sim;
   };
@@ -394,7 +402,8 @@ void movingRounds(benchmark::State& state) {
     auto moving = make(network(1, 2500), &still), plain = make(network(1, 2500), nullptr);
     moving.run(20), plain.run(20);
     const HostPlane a = moving.output(), b = plain.output();
-    if (!sameBits(std::vector<double>(a.data(), a.data() + a.size()), std::vector<double>(b.data(), b.data() + b.size()))) {
+    if (!sameBits(std::vector<double>(a.data(), a.data() + a.size()),
+                  std::vector<double>(b.data(), b.data() + b.size()))) {
       return fail(state, "moving hop gradient at speed 0: differs from the still network's");
     }
   }
@@ -494,11 +503,13 @@ void registerBenchmarks() {
     if constexpr (!std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
       const std::string space = Space::name();
       benchmark::RegisterBenchmark(("Rounds/Engine/" + space).c_str(), rounds<Space, EngineRounds>)
-          ->UseManualTime()->ArgNames({"program", "network", "devices", "samples"})
+          ->UseManualTime()
+          ->ArgNames({"program", "network", "devices", "samples"})
           ->Args({0, 0, 10000000, 64});
       benchmark::RegisterBenchmark(("Rounds/HandWritten/" + space).c_str(),
                                    rounds<Space, HandRounds>)
-          ->UseManualTime()->ArgNames({"program", "network", "devices", "samples"})
+          ->UseManualTime()
+          ->ArgNames({"program", "network", "devices", "samples"})
           ->Args({0, 0, 10000000, 64});
     }
   });

@@ -74,9 +74,12 @@ diff::GradientOptions optionsOf(std::int64_t variant, std::int64_t rounds) {
   return o;
 }
 
-void label(benchmark::State& state, const Network& net, std::int64_t samples, std::int64_t rounds, int threads) {
-  const double work = double(state.iterations()) * double(net.devices()) * double(samples) * double(rounds);
-  state.counters["sample_device_rounds_per_second"] = benchmark::Counter(work, benchmark::Counter::kIsRate);
+void label(benchmark::State& state, const Network& net, std::int64_t samples, std::int64_t rounds,
+           int threads) {
+  const double work =
+      double(state.iterations()) * double(net.devices()) * double(samples) * double(rounds);
+  state.counters["sample_device_rounds_per_second"] =
+      benchmark::Counter(work, benchmark::Counter::kIsRate);
   state.SetLabel(net.description() + ", " + std::to_string(threads) + " threads");
 }
 
@@ -93,7 +96,8 @@ void forward(benchmark::State& state) {
     const auto start = std::chrono::steady_clock::now();
     sim.run(rounds);
     Space().fence();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   label(state, net, samples, rounds, static_cast<int>(Space().concurrency()));
 }
@@ -109,8 +113,8 @@ void reverse(benchmark::State& state) {
     const double expected = 2.0 * (sumOfSquaredHops(small, sourceOf(0, small)) +
                                    sumOfSquaredHops(small, sourceOf(1, small)));
     if (check.gradient[0] != expected) {
-      return fail(state, "d(loss)/d(scale) is " + std::to_string(check.gradient[0]) + ", expected " +
-                             std::to_string(expected));
+      return fail(state, "d(loss)/d(scale) is " + std::to_string(check.gradient[0]) +
+                             ", expected " + std::to_string(expected));
     }
   }
   diff::GradientResult r;
@@ -123,7 +127,8 @@ void reverse(benchmark::State& state) {
       state.SkipWithError(e.what());
       return;
     }
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   state.counters["reverse_bytes"] = double(r.reverseBytes);
   state.counters["forward_bytes"] = double(r.forwardBytes);

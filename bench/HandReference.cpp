@@ -68,7 +68,8 @@ std::vector<double> handReference(HandProgram program, const Network& net, std::
         std::pair<double, double> best{inf, inf};
         for (std::int64_t k = offsets[i]; k < offsets[i + 1]; ++k) {
           const std::int64_t j = neighbors[k];
-          if (j != i) best = std::min(best, std::pair<double, double>{dist[j] + lengths[k], carried[j]});
+          if (j != i)
+            best = std::min(best, std::pair<double, double>{dist[j] + lengths[k], carried[j]});
         }
         const bool source = i == sourceOf(s, net);
         nextDist[i] = source ? 0.0 : best.first;

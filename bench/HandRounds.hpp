@@ -27,11 +27,11 @@ enum class HandProgram : std::int64_t {
 };
 
 inline const char* handProgramName(HandProgram p) {
-  return p == HandProgram::Hop                ? "hop-gradient"
-         : p == HandProgram::Distance         ? "distance-gradient"
-         : p == HandProgram::Collect          ? "collect-sum"
-         : p == HandProgram::NearestSource    ? "nearest-source"
-                                              : "collect-weighted";
+  return p == HandProgram::Hop             ? "hop-gradient"
+         : p == HandProgram::Distance      ? "distance-gradient"
+         : p == HandProgram::Collect       ? "collect-sum"
+         : p == HandProgram::NearestSource ? "nearest-source"
+                                           : "collect-weighted";
 }
 
 // Sample s has one source; collect-sum counts the devices (value 1 everywhere); nearest-source
@@ -65,7 +65,9 @@ class HandRounds {
   using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
 
   HandRounds(HandProgram program, const Network& net, std::int64_t samples)
-      : program_(program), n_(net.devices()), samples_(samples),
+      : program_(program),
+        n_(net.devices()),
+        samples_(samples),
         net_(net.on<Memory>(program == HandProgram::Distance ||
                             program == HandProgram::NearestSource ||
                             program == HandProgram::CollectWeighted)),
@@ -130,7 +132,8 @@ class HandRounds {
 
   static int threads() { return static_cast<int>(Space().concurrency()); }
   std::vector<double> output() const {  // nearest-source: distances, then values
-    const bool collected = program_ == HandProgram::Collect || program_ == HandProgram::CollectWeighted;
+    const bool collected =
+        program_ == HandProgram::Collect || program_ == HandProgram::CollectWeighted;
     const Plane& out = collected ? collectedPrev_ : prev_;
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     std::vector<double> result(host.data(), host.data() + host.size());
@@ -313,9 +316,8 @@ class HandRounds {
     const auto offsets = net_.offsets;
     const auto neighbors = net_.neighbors;
     const auto source = source_;
-    const Plane hopsNow = now_, hopsPrev = prev_, parentNow = parentNow_,
-                parentPrev = parentPrev_, collectedNow = collectedNow_,
-                collectedPrev = collectedPrev_;
+    const Plane hopsNow = now_, hopsPrev = prev_, parentNow = parentNow_, parentPrev = parentPrev_,
+                collectedNow = collectedNow_, collectedPrev = collectedPrev_;
     const std::int64_t samples = samples_;
     Kokkos::parallel_for(
         "kfield::bench::hand_collect", Kokkos::RangePolicy<Space>(0, n_),
@@ -329,7 +331,8 @@ class HandRounds {
             const std::int64_t j = neighbors(k);
             if (j == i) continue;
             const double* theirs = &hopsPrev(j, 0);
-            for (std::int64_t s = 0; s < samples; ++s) best[s] = theirs[s] < best[s] ? theirs[s] : best[s];
+            for (std::int64_t s = 0; s < samples; ++s)
+              best[s] = theirs[s] < best[s] ? theirs[s] : best[s];
           }
           for (std::int64_t k = begin; k < end; ++k) {
             const std::int64_t j = neighbors(k);
@@ -359,10 +362,10 @@ class HandRounds {
   std::int64_t n_, samples_;
   NetworkView<Memory> net_;
   Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> source_;
-  Plane now_, prev_;  // hops or distance
+  Plane now_, prev_;                                             // hops or distance
   Plane parentNow_, parentPrev_, collectedNow_, collectedPrev_;  // nearest-source: values
-  Plane value_;  // nearest-source's and collect-weighted's sensor
-  double radius_ = 0.0;    // collect-weighted (parentNow_, parentPrev_: the parts sent per entry)
+  Plane value_;          // nearest-source's and collect-weighted's sensor
+  double radius_ = 0.0;  // collect-weighted (parentNow_, parentPrev_: the parts sent per entry)
   std::int64_t round_ = 0;
 };
 

@@ -189,8 +189,7 @@ void stepOf(benchmark::State& s, Rule r, bool ordered, bool program) {
 // k-word row (zeroed, then merged in the canonical tree), which is what this measures.
 constexpr int kNonzeros = 8;
 struct SparseLeastSquares {
-  KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample,
-                                         double* out) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const double* w, const double* sample, double* out) const {
     const double dot = innerSum(kNonzeros, Product{w, sample});
     const double scale = 2.0 * (dot - sample[2 * kNonzeros]);
     for (int j = 0; j < kNonzeros; ++j) {

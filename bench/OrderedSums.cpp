@@ -155,9 +155,13 @@ void registerBenchmarks() {
     if constexpr (!std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) {
       const std::string space = Space::name();
       benchmark::RegisterBenchmark(("Sum/Canonical/" + space).c_str(), canonical<Space>)
-          ->UseManualTime()->ArgName("doubles")->Arg(kDeviceDoubles);
+          ->UseManualTime()
+          ->ArgName("doubles")
+          ->Arg(kDeviceDoubles);
       benchmark::RegisterBenchmark(("Sum/Read/" + space).c_str(), read<Space>)
-          ->UseManualTime()->ArgName("doubles")->Arg(kDeviceDoubles);
+          ->UseManualTime()
+          ->ArgName("doubles")
+          ->Arg(kDeviceDoubles);
     }
   });
 }

@@ -61,12 +61,15 @@ void label(benchmark::State& state, const Batch& b, int threads) {
   const double passes = double(state.iterations());
   state.counters["scenarios_per_second"] =
       benchmark::Counter(passes * double(b.scenarios.size()), benchmark::Counter::kIsRate);
-  state.counters["device_rounds_per_second"] = benchmark::Counter(passes * b.deviceRounds, benchmark::Counter::kIsRate);
-  state.counters["mean_rounds"] = double(std::accumulate(b.stops.begin(), b.stops.end(), std::int64_t(0))) /
-                                  double(b.stops.size());
-  state.SetLabel(std::to_string(b.config.graphs) + " rggs of " + std::to_string(b.config.devices) + " devices, " +
-                 std::to_string(b.scenarios.size()) + " scenarios, " + std::to_string(b.program.parameterWidth()) +
-                 " parameters, " + std::to_string(threads) + " threads");
+  state.counters["device_rounds_per_second"] =
+      benchmark::Counter(passes * b.deviceRounds, benchmark::Counter::kIsRate);
+  state.counters["mean_rounds"] =
+      double(std::accumulate(b.stops.begin(), b.stops.end(), std::int64_t(0))) /
+      double(b.stops.size());
+  state.SetLabel(std::to_string(b.config.graphs) + " rggs of " + std::to_string(b.config.devices) +
+                 " devices, " + std::to_string(b.scenarios.size()) + " scenarios, " +
+                 std::to_string(b.program.parameterWidth()) + " parameters, " +
+                 std::to_string(threads) + " threads");
 }
 
 // The plain forward of the batch at the initial parameters: each scenario's final field.
@@ -75,10 +78,12 @@ HostPlane forwardOf(const Batch& b, double* seconds) {
   BasicSimulation<Space> sim(b.program, b.network, std::int64_t(b.scenarios.size()));
   const std::vector<double> parameters = cli::initialParameters(b.config);
   for (const ParameterInfo& p : b.program.parameters) {
-    sim.parameter(p.name, std::vector<double>(parameters.begin() + p.offset, parameters.begin() + p.offset + p.width));
+    sim.parameter(p.name, std::vector<double>(parameters.begin() + p.offset,
+                                              parameters.begin() + p.offset + p.width));
   }
   for (std::size_t j = 0; j < b.scenarios.size(); ++j) {
-    for (const std::int64_t d : b.scenarios[j].sources) sim.sensor("source").set(d, std::int64_t(j), true);
+    for (const std::int64_t d : b.scenarios[j].sources)
+      sim.sensor("source").set(d, std::int64_t(j), true);
   }
   Space().fence();
   const auto start = std::chrono::steady_clock::now();
@@ -141,13 +146,13 @@ void step(benchmark::State& state) {
   }
   const double first = batchLoss();
   if (!(std::fabs(first - expected) <= 1e-12 * expected)) {
-    return fail(state, "the step's loss is " + std::to_string(first) + ", the forward's squared error " +
-                           std::to_string(expected));
+    return fail(state, "the step's loss is " + std::to_string(first) +
+                           ", the forward's squared error " + std::to_string(expected));
   }
   learner.run(1);
   if (!(batchLoss() < first)) {
-    return fail(state, "a second step does not lower the loss: " + std::to_string(first) + " then " +
-                           std::to_string(batchLoss()));
+    return fail(state, "a second step does not lower the loss: " + std::to_string(first) +
+                           " then " + std::to_string(batchLoss()));
   }
 
   double stepSeconds = 0;
@@ -157,14 +162,16 @@ void step(benchmark::State& state) {
     const auto start = std::chrono::steady_clock::now();
     learner.run(1);
     Space().fence();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     stepSeconds += seconds;
     state.SetIterationTime(seconds);
   }
   // The step's split: the plain forward of the batch (timed once, above), the rest of the
   // gradient (recording, recompute, the reverse), and the combine and update around it.
   const double perStep = stepSeconds / double(state.iterations());
-  const double gradient = (learner.contribution().seconds - gradientBefore) / double(state.iterations());
+  const double gradient =
+      (learner.contribution().seconds - gradientBefore) / double(state.iterations());
   state.counters["forward_share"] = forwardSeconds / perStep;
   state.counters["reverse_share"] = (gradient - forwardSeconds) / perStep;
   state.counters["combine_update_share"] = (perStep - gradient) / perStep;
@@ -177,9 +184,9 @@ void step(benchmark::State& state) {
 
 void registerBenchmarks() {
   auto sizes = [](benchmark::internal::Benchmark* b) {
-    b->Args({150, 8});    // the default config
-    b->Args({150, 32});   // more scenarios per step
-    b->Args({1500, 8});   // ten times the devices
+    b->Args({150, 8});   // the default config
+    b->Args({150, 32});  // more scenarios per step
+    b->Args({1500, 8});  // ten times the devices
     b->ArgNames({"devices", "samples"});
     b->Unit(benchmark::kMillisecond);
   };

@@ -127,7 +127,8 @@ TYPED_TEST(Checkpoint, AWriterKilledAtAnyMomentLeavesALoadableCheckpointOnTrack)
   int midWrite = 0;
   std::int64_t reached = 0;
   auto killAfter = [&](int trial, std::chrono::microseconds delay) {
-    const std::string threads = std::to_string(1 + trial % 2), owners = std::to_string(2 + trial % 3);
+    const std::string threads = std::to_string(1 + trial % 2),
+                      owners = std::to_string(2 + trial % 3);
     const std::string params = std::to_string(k), count = std::to_string(samples),
                       until = std::to_string(last);
     const pid_t child = fork();

@@ -28,8 +28,9 @@ namespace {
 LearnerState someState() {
   LearnerState s;
   // -0, a NaN with a payload, a subnormal: bits, not values, must come back.
-  for (std::uint64_t w : {impl::bitsOf(1.5), impl::bitsOf(-0.0), std::uint64_t(0x7ff80000deadbeefull),
-                          impl::bitsOf(4.9e-322), impl::bitsOf(-3.25e200)}) {
+  for (std::uint64_t w :
+       {impl::bitsOf(1.5), impl::bitsOf(-0.0), std::uint64_t(0x7ff80000deadbeefull),
+        impl::bitsOf(4.9e-322), impl::bitsOf(-3.25e200)}) {
     s.parameters.push_back(w);
   }
   s.parameterCount = 5;
@@ -149,15 +150,18 @@ TEST(CheckpointFile, TheTrainingRecordRoundTrips) {
   EXPECT_TRUE(back.fields[1].expected.empty());
 
   io::saveCheckpoint(dir / "plain.h5", someState());
-  EXPECT_NE(errorOf([&] { io::loadTrainingRecord(dir / "plain.h5"); }).find("holds no /training"), std::string::npos);
+  EXPECT_NE(errorOf([&] { io::loadTrainingRecord(dir / "plain.h5"); }).find("holds no /training"),
+            std::string::npos);
   t.gradientNorm.pop_back();
-  EXPECT_NE(errorOf([&] { io::saveCheckpoint(dir / "bad.h5", someState(), options); })
-                .find("the training log has 3 losses and 2 gradient norms"),
+  EXPECT_NE(errorOf([&] {
+              io::saveCheckpoint(dir / "bad.h5", someState(), options);
+            }).find("the training log has 3 losses and 2 gradient norms"),
             std::string::npos);
   t.gradientNorm.push_back(0.0);
   t.fields[0].y.pop_back();
-  EXPECT_NE(errorOf([&] { io::saveCheckpoint(dir / "bad.h5", someState(), options); })
-                .find("field 'heldout0' has arrays of different sizes"),
+  EXPECT_NE(errorOf([&] {
+              io::saveCheckpoint(dir / "bad.h5", someState(), options);
+            }).find("field 'heldout0' has arrays of different sizes"),
             std::string::npos);
 }
 
@@ -259,8 +263,9 @@ TEST(CheckpointFile, ChecksumsCatchFlippedBytesInADataset) {
   bytes[at + 3] = static_cast<char>(bytes[at + 3] ^ 0x10);
   writeBytes(path, bytes);
   const std::string message = loadError(path);
-  EXPECT_EQ(message.rfind(refusal(path, "/learner/parameters: checksum mismatch (Fletcher32): "
-                                        "the file is corrupted"),
+  EXPECT_EQ(message.rfind(refusal(path,
+                                  "/learner/parameters: checksum mismatch (Fletcher32): "
+                                  "the file is corrupted"),
                           0),
             0u)
       << message;
@@ -273,7 +278,8 @@ TEST(CheckpointFile, MissingOrMisshapenDataIsNamed) {
 
   fresh();
   editFile(path, [](hid_t f) { H5Ldelete(f, "/learner/state", H5P_DEFAULT); });
-  EXPECT_EQ(loadError(path), refusal(path, "/learner: no dataset /learner/state (the file is not complete)"));
+  EXPECT_EQ(loadError(path),
+            refusal(path, "/learner: no dataset /learner/state (the file is not complete)"));
 
   fresh();
   editFile(path, [](hid_t f) { H5Ldelete(f, "/learner", H5P_DEFAULT); });
@@ -289,7 +295,8 @@ TEST(CheckpointFile, MissingOrMisshapenDataIsNamed) {
 
   fresh();
   editFile(path, [](hid_t f) {
-    replaceDataset<int>(f, "/learner/parameters", H5T_STD_I32LE, {5}, {1, 2, 3, 4, 5}, H5T_NATIVE_INT);
+    replaceDataset<int>(f, "/learner/parameters", H5T_STD_I32LE, {5}, {1, 2, 3, 4, 5},
+                        H5T_NATIVE_INT);
   });
   EXPECT_EQ(loadError(path), refusal(path, "/learner/parameters: is int32, expected float64"));
 
@@ -314,13 +321,15 @@ TEST(CheckpointFile, MissingOrMisshapenDataIsNamed) {
     const hid_t space = H5Screate_simple(1, &huge, nullptr);
     const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, 1, &chunk);
-    H5Dclose(H5Dcreate2(f, "/learner/parameters", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+    H5Dclose(H5Dcreate2(f, "/learner/parameters", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl,
+                        H5P_DEFAULT));
     H5Pclose(dcpl);
     H5Sclose(space);
   });
   const std::string huge = loadError(path);
-  EXPECT_EQ(huge.rfind(refusal(path, "/learner/parameters: its [1125899906842624] values need 8.0 PiB, "
-                                     "but this machine's memory is "),
+  EXPECT_EQ(huge.rfind(refusal(path,
+                               "/learner/parameters: its [1125899906842624] values need 8.0 PiB, "
+                               "but this machine's memory is "),
                        0),
             0u)
       << huge;

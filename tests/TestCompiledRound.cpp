@@ -59,9 +59,11 @@ TYPED_TEST(CompiledRounds, EveryCompiledLibraryProgramGivesTheKernelsBits) {
     for (const Network* net : {&grid, &rgg}) {
       const TracedProgram program = entry.build(*net, {});
       if (!canCompileRound(program)) continue;
-      if (compiledHere<TypeParam>() && !BasicSimulation<TypeParam>(program, *net, 1).hasCompiledRound()) {
+      if (compiledHere<TypeParam>() &&
+          !BasicSimulation<TypeParam>(program, *net, 1).hasCompiledRound()) {
         // The library leaves rounds over 256 operations interpreted (libraryRoundsSource).
-        EXPECT_GT(program.ops.size(), 256u) << program.name << " is not in the library's compiled rounds";
+        EXPECT_GT(program.ops.size(), 256u)
+            << program.name << " is not in the library's compiled rounds";
         continue;
       }
       ++compiledPrograms;

@@ -45,26 +45,26 @@ std::vector<double> perSample(const F& contribution, const DataParallelSystem& s
 // k = 7 puts one term in each of 7 lanes; k = 37 fills two rows of lanes and part of a third.
 TYPED_TEST(Contribution, ProgramAndFunctorGiveTheDefinitionsBits) {
   for (const std::int64_t k : {std::int64_t(7), std::int64_t(37)}) {
-  const auto sys = leastSquaresSystem(k, 300, {0, 120, 300}, rules::sgd(k), 0.1);
-  std::vector<double> w;
-  for (std::int64_t i = 0; i < k; ++i) w.push_back(0.25 * double(i) - 0.6);
-  std::vector<double> expected;
-  for (const auto& owned : sys.owners) {
-    for (const auto& sample : owned) {
-      std::vector<double> slots(w);
-      for (Word x : sample) slots.push_back(valueOf(x));
-      slots.resize(static_cast<std::size_t>(2 * k + sys.sampleWidth), 0.0);
-      pointwise::evaluate(sys.contribution, slots);
-      expected.insert(expected.end(), slots.end() - k, slots.end());
+    const auto sys = leastSquaresSystem(k, 300, {0, 120, 300}, rules::sgd(k), 0.1);
+    std::vector<double> w;
+    for (std::int64_t i = 0; i < k; ++i) w.push_back(0.25 * double(i) - 0.6);
+    std::vector<double> expected;
+    for (const auto& owned : sys.owners) {
+      for (const auto& sample : owned) {
+        std::vector<double> slots(w);
+        for (Word x : sample) slots.push_back(valueOf(x));
+        slots.resize(static_cast<std::size_t>(2 * k + sys.sampleWidth), 0.0);
+        pointwise::evaluate(sys.contribution, slots);
+        expected.insert(expected.end(), slots.end() - k, slots.end());
+      }
     }
-  }
-  const auto program = perSample<TypeParam>(PointwiseContribution<TypeParam>::of(sys), sys, w);
-  const auto functor = perSample<TypeParam>(rules::LeastSquaresGradient{k}, sys, w);
-  ASSERT_EQ(program.size(), expected.size());
-  for (std::size_t j = 0; j < expected.size(); ++j) {
-    ASSERT_EQ(bitsOf(program[j]), bitsOf(expected[j])) << "program, word " << j;
-    ASSERT_EQ(bitsOf(functor[j]), bitsOf(expected[j])) << "functor, word " << j;
-  }
+    const auto program = perSample<TypeParam>(PointwiseContribution<TypeParam>::of(sys), sys, w);
+    const auto functor = perSample<TypeParam>(rules::LeastSquaresGradient{k}, sys, w);
+    ASSERT_EQ(program.size(), expected.size());
+    for (std::size_t j = 0; j < expected.size(); ++j) {
+      ASSERT_EQ(bitsOf(program[j]), bitsOf(expected[j])) << "program, word " << j;
+      ASSERT_EQ(bitsOf(functor[j]), bitsOf(expected[j])) << "functor, word " << j;
+    }
   }
 }
 

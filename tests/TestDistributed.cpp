@@ -34,7 +34,8 @@ HostPlane wholeOutput(const TracedProgram& program, const Network& net, std::int
 
 template <class Space>
 void expectSameAsOneProcess(const TracedProgram& program, const Network& net,
-                            const std::optional<DevicePartition>& partition, const std::string& what) {
+                            const std::optional<DevicePartition>& partition,
+                            const std::string& what) {
   const std::int64_t samples = 3;
   const std::vector<std::int64_t> rounds{12, 5, 9};  // samples stop at different rounds
   const HostPlane expected = wholeOutput<Space>(program, net, samples, rounds);
@@ -50,7 +51,8 @@ void expectSameAsOneProcess(const TracedProgram& program, const Network& net,
   for (std::int64_t c = 0; c < width; ++c) {
     for (std::int64_t i = 0; i < owned.size(); ++i) {
       for (std::int64_t s = 0; s < samples; ++s) {
-        ASSERT_TRUE(sameBits(mine(c * owned.size() + i, s), expected(c * net.devices() + owned.begin + i, s)))
+        ASSERT_TRUE(sameBits(mine(c * owned.size() + i, s),
+                             expected(c * net.devices() + owned.begin + i, s)))
             << what << ": device " << owned.begin + i << ", component " << c << ", sample " << s;
       }
     }
@@ -58,26 +60,29 @@ void expectSameAsOneProcess(const TracedProgram& program, const Network& net,
   EXPECT_EQ(sim.rounds(), rounds) << what;
   // Sums over the devices, per sample: one process's canonical sums, on every rank.
   for (std::int64_t c = 0; c < width; ++c) {
-    const auto rows = Kokkos::subview(expected, std::make_pair(c * net.devices(), (c + 1) * net.devices()), Kokkos::ALL);
+    const auto rows = Kokkos::subview(
+        expected, std::make_pair(c * net.devices(), (c + 1) * net.devices()), Kokkos::ALL);
     Kokkos::View<double*, Kokkos::HostSpace> sums("sums", samples);
     canonicalSumOfVectors(Kokkos::DefaultHostExecutionSpace(), rows, sums);
     const std::vector<double> got = sim.sumOverDevices(c);
     ASSERT_EQ(got.size(), std::size_t(samples)) << what;
     for (std::int64_t s = 0; s < samples; ++s) {
-      EXPECT_TRUE(sameBits(got[s], sums(s))) << what << ": sum of component " << c << ", sample " << s;
+      EXPECT_TRUE(sameBits(got[s], sums(s)))
+          << what << ": sum of component " << c << ", sample " << s;
     }
   }
 }
 
 TYPED_TEST(Distributed, EveryLibraryProgramGivesTheBitsOfOneProcess) {
   const int ranks = worldRanks();
-  for (const Network& net : {Network::grid(23, 17), Network::grid(12, 11, 8),
-                             Network::randomGeometric(300, 1.6, 4)}) {
+  for (const Network& net :
+       {Network::grid(23, 17), Network::grid(12, 11, 8), Network::randomGeometric(300, 1.6, 4)}) {
     for (const lib::LibraryProgram& entry : lib::programs()) {
       const TracedProgram program = entry.build(net, {});
       const std::string what = entry.name + " on " + net.description();
       expectSameAsOneProcess<TypeParam>(program, net, std::nullopt, what + ", blocks");
-      expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), what + ", lopsided");
+      expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks),
+                                        what + ", lopsided");
     }
   }
 }
@@ -101,8 +106,8 @@ TYPED_TEST(Distributed, AnRggNumberedAlongAHilbertCurveHasSmallHalos) {
     EXPECT_LT(curve * 8, drawn) << "Hilbert numbering: " << curve << " bytes, drawn " << drawn;
   }
   const Network small = Network::randomGeometric(400, 1.6, 4, DeviceOrder::Hilbert);
-  expectSameAsOneProcess<TypeParam>(lib::findProgram("collect-weighted")->build(small, {}), small, std::nullopt,
-                                    "collect-weighted on a Hilbert-numbered rgg");
+  expectSameAsOneProcess<TypeParam>(lib::findProgram("collect-weighted")->build(small, {}), small,
+                                    std::nullopt, "collect-weighted on a Hilbert-numbered rgg");
 }
 
 void expectSameCarry(const SimulationCarry& a, const SimulationCarry& b, const std::string& what) {
@@ -153,13 +158,15 @@ TYPED_TEST(Distributed, TheCarryIsOneProcessesAndRestoresIntoAnyPartition) {
   SimulationCarry wrong = BasicSimulation<TypeParam>(program, net, samples).carry();
   wrong.exports = HostPlane("exports", 3, samples);
   EXPECT_EQ(errorOf([&] { sim.restore(wrong); }),
-            "kfield::DistributedSimulation: restore: the carry's exports are 3 x 3, this simulation's 300 x 3");
+            "kfield::DistributedSimulation: restore: the carry's exports are 3 x 3, this "
+            "simulation's 300 x 3");
 }
 
 // A part built without the whole network is the whole's part, and runs (collect-weighted: folds,
 // an exchange's messages in the gathered carry) with the bits of one process.
 template <class Space>
-void expectRunsAsTheWhole(const Network& whole, const NetworkPart& part, const DevicePartition& partition) {
+void expectRunsAsTheWhole(const Network& whole, const NetworkPart& part,
+                          const DevicePartition& partition) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const std::string what = whole.description() + ", " + partition.text();
@@ -192,24 +199,31 @@ TYPED_TEST(Distributed, AGridBuiltByPartsRunsAsTheWholeGrid) {
     const Network whole = Network::grid(37, 23, hood);
     for (const DevicePartition& partition :
          {DevicePartition::blocks(whole.devices(), ranks), lopsided(whole.devices(), ranks)}) {
-      expectRunsAsTheWhole<TypeParam>(whole, NetworkPart::grid(37, 23, hood, partition.part(rank)), partition);
+      expectRunsAsTheWhole<TypeParam>(whole, NetworkPart::grid(37, 23, hood, partition.part(rank)),
+                                      partition);
     }
   }
-  EXPECT_EQ(errorOf([] { NetworkPart::grid(0, 5, 4, {0, 0}); }),
+  EXPECT_EQ(errorOf([] {
+              NetworkPart::grid(0, 5, 4, {0, 0});
+            }),
             "kfield::NetworkPart::grid: width and height must be >= 1, got 0x5");
-  EXPECT_EQ(errorOf([] { NetworkPart::grid(4, 5, 4, {3, 21}); }),
+  EXPECT_EQ(errorOf([] {
+              NetworkPart::grid(4, 5, 4, {3, 21});
+            }),
             "kfield::NetworkPart::grid: devices [3, 21) are not a run of the 20 devices of network "
             "'grid 4x5, 4 neighbors'");
   if (ranks > 1) {  // every rank passes rank 0's part: rank 1 is named, on every rank
     const NetworkPart wrong = NetworkPart::grid(10, 10, 4, {0, 100});
     std::vector<std::int64_t> bounds(std::size_t(ranks) + 1, 100);
     bounds[0] = 0;
-    const TracedProgram program = lib::findProgram("hop-gradient")->build(Network::grid(10, 10), {});
+    const TracedProgram program =
+        lib::findProgram("hop-gradient")->build(Network::grid(10, 10), {});
     EXPECT_EQ(errorOf([&] {
-                BasicDistributedSimulation<TypeParam>(program, wrong, DevicePartition::fromBounds(bounds, 100),
-                                                      1, MPI_COMM_WORLD);
+                BasicDistributedSimulation<TypeParam>(
+                    program, wrong, DevicePartition::fromBounds(bounds, 100), 1, MPI_COMM_WORLD);
               }),
-              "kfield::DistributedSimulation: rank 1 holds devices [0, 100), but the partition gives it [100, 100)");
+              "kfield::DistributedSimulation: rank 1 holds devices [0, 100), but the partition "
+              "gives it [100, 100)");
   }
 }
 
@@ -224,7 +238,8 @@ TYPED_TEST(Distributed, AnRggBuiltByPartsRunsAsTheWholeRgg) {
     for (const DevicePartition& partition :
          {DevicePartition::blocks(whole.devices(), ranks), lopsided(whole.devices(), ranks)}) {
       expectRunsAsTheWhole<TypeParam>(
-          whole, NetworkPart::randomGeometric(1500, 1.4, 11, order, partition.part(rank)), partition);
+          whole, NetworkPart::randomGeometric(1500, 1.4, 11, order, partition.part(rank)),
+          partition);
     }
   }
 }
@@ -254,8 +269,8 @@ TYPED_TEST(Distributed, ASpawnOverflowIsReportedAlikeOnEveryRank) {
         const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
         const Field<int> launch = p.mux(round == 1 && id >= 40, id, p.constant(-1));
         return toDouble(p.spawn<double>(launch, 1, [&](const Field<int>& key) {
-          return std::make_pair(lib::hopGradient(p, id == key), round < 5);
-        }).count());
+                           return std::make_pair(lib::hopGradient(p, id == key), round < 5);
+                         }).count());
       },
       "keys-from-40");
   BasicSimulation<TypeParam> whole(program, net, 1);
@@ -285,7 +300,9 @@ TYPED_TEST(Distributed, BadPartitionsAreRefused) {
   const Network net = Network::grid(10, 10);
   const TracedProgram program = lib::findProgram("hop-gradient")->build(net, {});
   const DevicePartition other = DevicePartition::blocks(100, ranks + 1);
-  EXPECT_EQ(errorOf([&] { BasicDistributedSimulation<TypeParam>(program, net, 1, MPI_COMM_WORLD, other); }),
+  EXPECT_EQ(errorOf([&] {
+              BasicDistributedSimulation<TypeParam>(program, net, 1, MPI_COMM_WORLD, other);
+            }),
             "kfield::DistributedSimulation: the partition has " + std::to_string(ranks + 1) +
                 " parts of 100 devices, for " + std::to_string(ranks) + " ranks and 100 devices");
   BasicDistributedSimulation<TypeParam> sim(program, net, 1, MPI_COMM_WORLD);
@@ -301,7 +318,8 @@ TYPED_TEST(Distributed, BadPartitionsAreRefused) {
             "kfield::DevicePartition: partition 'bounds:9,120': bound 100 is below bound 120");
   EXPECT_EQ(errorOf([&] { DevicePartition::fromSpec("stripes", 100, 3); }),
             "kfield::DevicePartition: partition 'stripes': give 'blocks' or 'bounds:B1,B2,...'");
-  EXPECT_EQ(DevicePartition::fromSpec("bounds:0,40", 100, 3).text(), "3 parts: [0, 0) [0, 40) [40, 100)");
+  EXPECT_EQ(DevicePartition::fromSpec("bounds:0,40", 100, 3).text(),
+            "3 parts: [0, 0) [0, 40) [40, 100)");
   EXPECT_EQ(DevicePartition::blocks(10, 4).bounds(), (std::vector<std::int64_t>{0, 3, 6, 8, 10}));
   EXPECT_EQ(DevicePartition::fromSpec("bounds:0,40", 100, 3).ownerOf(0), 1);
 }

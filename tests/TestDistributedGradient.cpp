@@ -34,7 +34,8 @@ TYPED_TEST_SUITE(GradientOverRanks, Spaces, SpaceNames);
 // Inputs as LibraryRuns sets them, every real sensor differentiated; the loss is the output
 // itself, or its squared error from a target.
 template <class G>
-void setUp(G& g, const TracedProgram& program, std::int64_t devices, std::int64_t samples, bool squared) {
+void setUp(G& g, const TracedProgram& program, std::int64_t devices, std::int64_t samples,
+           bool squared) {
   setInputs(g, program, devices, samples);
   for (const SensorInfo& sensor : program.sensors) {
     if (sensor.type == SensorType::Double) g.differentiate(sensor.name);
@@ -43,24 +44,29 @@ void setUp(G& g, const TracedProgram& program, std::int64_t devices, std::int64_
     g.loss(diff::Loss::Output);
     return;
   }
-  HostPlane target("target", static_cast<std::size_t>(program.outputWidth * devices), static_cast<std::size_t>(samples));
+  HostPlane target("target", static_cast<std::size_t>(program.outputWidth * devices),
+                   static_cast<std::size_t>(samples));
   for (std::size_t r = 0; r < target.extent(0); ++r) {
-    for (std::size_t s = 0; s < target.extent(1); ++s) target(r, s) = 0.1 * double((r * 5 + s) % 13);
+    for (std::size_t s = 0; s < target.extent(1); ++s)
+      target(r, s) = 0.1 * double((r * 5 + s) % 13);
   }
   g.target(target);
 }
 
-void expectSameResult(const diff::GradientResult& whole, const diff::GradientResult& part, IndexRange owned,
-                      const std::string& what) {
-  ASSERT_TRUE(sameBits(part.loss, whole.loss)) << what << ": loss " << part.loss << " vs " << whole.loss;
+void expectSameResult(const diff::GradientResult& whole, const diff::GradientResult& part,
+                      IndexRange owned, const std::string& what) {
+  ASSERT_TRUE(sameBits(part.loss, whole.loss))
+      << what << ": loss " << part.loss << " vs " << whole.loss;
   ASSERT_EQ(part.sampleLoss.size(), whole.sampleLoss.size()) << what;
   for (std::size_t s = 0; s < whole.sampleLoss.size(); ++s) {
-    ASSERT_TRUE(sameBits(part.sampleLoss[s], whole.sampleLoss[s])) << what << ": loss of sample " << s;
+    ASSERT_TRUE(sameBits(part.sampleLoss[s], whole.sampleLoss[s]))
+        << what << ": loss of sample " << s;
   }
   ASSERT_EQ(part.gradient.size(), whole.gradient.size()) << what;
   for (std::size_t q = 0; q < whole.gradient.size(); ++q) {
     ASSERT_TRUE(sameBits(part.gradient[q], whole.gradient[q]))
-        << what << ": parameter value " << q << ": " << part.gradient[q] << " vs " << whole.gradient[q];
+        << what << ": parameter value " << q << ": " << part.gradient[q] << " vs "
+        << whole.gradient[q];
     for (std::size_t s = 0; s < whole.sampleGradient.size(); ++s) {
       ASSERT_TRUE(sameBits(part.sampleGradient[s][q], whole.sampleGradient[s][q]))
           << what << ": parameter value " << q << ", sample " << s;
@@ -74,8 +80,8 @@ void expectSameResult(const diff::GradientResult& whole, const diff::GradientRes
     for (std::int64_t i = 0; i < owned.size(); ++i) {
       for (std::size_t s = 0; s < expected.extent(1); ++s) {
         ASSERT_TRUE(sameBits(got(i, s), expected(owned.begin + i, s)))
-            << what << ": sensor '" << entry.first << "', device " << owned.begin + i << ", sample " << s << ": "
-            << got(i, s) << " vs " << expected(owned.begin + i, s);
+            << what << ": sensor '" << entry.first << "', device " << owned.begin + i << ", sample "
+            << s << ": " << got(i, s) << " vs " << expected(owned.begin + i, s);
       }
     }
   }
@@ -114,7 +120,8 @@ bool reversible(const TracedProgram& program, const Network& net) {
 TYPED_TEST(GradientOverRanks, EveryLibraryProgramGivesTheBitsOfOneProcess) {
   const int ranks = worldRanks();
   int reversed = 0;
-  for (const Network& net : {Network::grid(11, 9), Network::grid(8, 7, 8), Network::randomGeometric(120, 1.6, 4)}) {
+  for (const Network& net :
+       {Network::grid(11, 9), Network::grid(8, 7, 8), Network::randomGeometric(120, 1.6, 4)}) {
     for (const lib::LibraryProgram& entry : lib::programs()) {
       const TracedProgram program = entry.build(net, {});
       if (!reversible(program, net)) continue;
@@ -135,19 +142,24 @@ using N = NbrField<double>;
 // fields across a branch, and processes (spawn) whose neighbor reads find copies by key.
 std::vector<TracedProgram> exchangeAndSpawnPrograms() {
   auto traced = [](const std::string& name, F (*body)(Program&, const F&, const F&)) {
-    return trace([body](Program& p) { return body(p, p.sense<double>("x"), p.sense<double>("y")) * p.parameter("w"); },
-                 name);
+    return trace(
+        [body](Program& p) {
+          return body(p, p.sense<double>("x"), p.sense<double>("y")) * p.parameter("w");
+        },
+        name);
   };
   return {
       traced("exchange.min",
              [](Program& p, const F& x, const F& y) {
-               const auto sent = p.exchange(x, [&](const N& n) { return min(n, p.neighbors(y)) + x * 0.25; });
+               const auto sent =
+                   p.exchange(x, [&](const N& n) { return min(n, p.neighbors(y)) + x * 0.25; });
                return sent.excludeSelf().min() + sent.self();
              }),
       traced("exchange.branch",
              [](Program& p, const F& x, const F& y) {
                return p.branch(
-                   x < 1.5, [&] { return p.exchange(y, [&](const N& n) { return n * x + 1.0; }).sum(); },
+                   x < 1.5,
+                   [&] { return p.exchange(y, [&](const N& n) { return n * x + 1.0; }).sum(); },
                    [&] { return p.nbr(x, p.neighbors(y) - y).max(); });
              }),
       traced("spawn",
@@ -163,7 +175,8 @@ TYPED_TEST(GradientOverRanks, ExchangesAndProcessesGiveTheBitsOfOneProcess) {
     for (const TracedProgram& program : exchangeAndSpawnPrograms()) {
       const std::string what = program.name + " on " + net.description();
       expectSameAsOneProcess<TypeParam>(program, net, std::nullopt, true, what + ", blocks");
-      expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), false, what + ", lopsided");
+      expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), false,
+                                        what + ", lopsided");
     }
   }
 }
@@ -179,23 +192,26 @@ TYPED_TEST(GradientOverRanks, WindowsTapesAndBudgetsKeepTheBits) {
       diff::GradientOptions o;
       o.window = window;
       o.tape = tape;
-      const std::string what = "window " + std::to_string(window) + (tape == diff::Tape::Values ? ", values" : ", carry");
-      expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), true, what, o);
+      const std::string what = "window " + std::to_string(window) +
+                               (tape == diff::Tape::Values ? ", values" : ", carry");
+      expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), true, what,
+                                        o);
     }
   }
   diff::GradientOptions budget;
   diff::BasicGradient<TypeParam> sized(program, net, 3);
   setUp(sized, program, net.devices(), 3, true);
   budget.budgetBytes = 2 * static_cast<std::int64_t>(sized.bytesPerSample(7));  // passes of 2 and 1
-  expectSameAsOneProcess<TypeParam>(program, net, std::nullopt, true, "a budget of one sample", budget);
+  expectSameAsOneProcess<TypeParam>(program, net, std::nullopt, true, "a budget of one sample",
+                                    budget);
 #if KFIELD_ENABLE_HDF5
   TempFolder dir;  // every rank its own: each spills its own part's checkpoints
   diff::GradientOptions spilled;
   spilled.window = 3;
   spilled.spill = io::spillStore(dir.path());
   spilled.spillAlways = true;
-  expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), true, "checkpoints spilled",
-                                    spilled);
+  expectSameAsOneProcess<TypeParam>(program, net, lopsided(net.devices(), ranks), true,
+                                    "checkpoints spilled", spilled);
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a spill file was left behind";
 #endif
 }
@@ -212,8 +228,9 @@ TYPED_TEST(GradientOverRanks, AGridBuiltByPartsGivesTheBitsOfTheWholeGrid) {
   const DevicePartition partition = lopsided(whole.devices(), ranks);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  diff::BasicDistributedGradient<TypeParam> g(program, NetworkPart::grid(13, 9, 4, partition.part(rank)), partition,
-                                              samples, MPI_COMM_WORLD);
+  diff::BasicDistributedGradient<TypeParam> g(program,
+                                              NetworkPart::grid(13, 9, 4, partition.part(rank)),
+                                              partition, samples, MPI_COMM_WORLD);
   setUp(g, program, whole.devices(), samples, true);
   expectSameResult(expected, g.run({6, 4}), g.owned(), "grid by parts");
 }
@@ -231,8 +248,9 @@ TYPED_TEST(GradientOverRanks, AnRggBuiltByPartsGivesTheBitsOfTheWholeRgg) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   diff::BasicDistributedGradient<TypeParam> g(
-      program, NetworkPart::randomGeometric(400, 1.5, 3, DeviceOrder::Hilbert, partition.part(rank)), partition,
-      samples, MPI_COMM_WORLD);
+      program,
+      NetworkPart::randomGeometric(400, 1.5, 3, DeviceOrder::Hilbert, partition.part(rank)),
+      partition, samples, MPI_COMM_WORLD);
   setUp(g, program, whole.devices(), samples, true);
   expectSameResult(expected, g.run({5, 3}), g.owned(), "rgg by parts");
 }
@@ -242,22 +260,28 @@ TYPED_TEST(GradientOverRanks, BadInputIsRefusedByName) {
   const TracedProgram program = libraryProgram("hop-gradient", net);
   diff::BasicDistributedGradient<TypeParam> g(program, net, 2, MPI_COMM_WORLD);
   EXPECT_EQ(errorOf([&] { g.target(HostPlane("t", 29, 2)); }),
-            "kfield::diff::DistributedGradient: the target is 29 x 2, expected (output width x devices) x "
+            "kfield::diff::DistributedGradient: the target is 29 x 2, expected (output width x "
+            "devices) x "
             "samples = 30 x 2");
   EXPECT_EQ(errorOf([&] { g.sensor("source").set(30, 0, 1.0); }),
             "kfield::diff::DistributedGradient: sensor 'source': device 30 is not in [0, 30)");
-  EXPECT_EQ(errorOf([&] { diff::BasicDistributedGradient<TypeParam>(program, net, 2, MPI_COMM_WORLD,
-                                                                     DevicePartition::blocks(30, worldRanks() + 1)); }),
-            "kfield::diff::DistributedGradient: the partition has " + std::to_string(worldRanks() + 1) +
-                " parts of 30 devices, for " + std::to_string(worldRanks()) + " ranks and 30 devices");
+  EXPECT_EQ(errorOf([&] {
+              diff::BasicDistributedGradient<TypeParam>(
+                  program, net, 2, MPI_COMM_WORLD, DevicePartition::blocks(30, worldRanks() + 1));
+            }),
+            "kfield::diff::DistributedGradient: the partition has " +
+                std::to_string(worldRanks() + 1) + " parts of 30 devices, for " +
+                std::to_string(worldRanks()) + " ranks and 30 devices");
   // A directed chain (1 hears 0, 2 hears 1): a reader on another rank would not be a ghost of
   // the device it reads, so gradients over ranks refuse it, on every rank.
-  const Network chain = Network::fromCsr({0, 1, 3, 5}, {0, 0, 1, 1, 2}, {}, {}, {}, "a chain of arcs");
+  const Network chain =
+      Network::fromCsr({0, 1, 3, 5}, {0, 0, 1, 1, 2}, {}, {}, {}, "a chain of arcs");
   EXPECT_EQ(errorOf([&] {
-              diff::BasicDistributedGradient<TypeParam>(libraryProgram("scaled-distance", chain), chain, 1,
-                                                        MPI_COMM_WORLD);
+              diff::BasicDistributedGradient<TypeParam>(libraryProgram("scaled-distance", chain),
+                                                        chain, 1, MPI_COMM_WORLD);
             }),
-            "kfield::diff::DistributedGradient: a gradient over MPI ranks needs a symmetric network: device 1 hears "
+            "kfield::diff::DistributedGradient: a gradient over MPI ranks needs a symmetric "
+            "network: device 1 hears "
             "device 0, but 0 does not hear 1");
 }
 

@@ -64,7 +64,8 @@ TYPED_TEST(Exchange, NbrOfANeighborFieldReceivesWhatEachNeighborSentIt) {
             expected += rounds == 2 || j == d ? 1001.0 * double(j) : 1000.0 * double(j) + double(d);
           }
         }
-        ASSERT_EQ(out(d, 0), expected) << net.description() << ", round " << rounds << ", device " << d;
+        ASSERT_EQ(out(d, 0), expected)
+            << net.description() << ", round " << rounds << ", device " << d;
       }
     }
   }
@@ -110,26 +111,27 @@ TYPED_TEST(Exchange, ExchangesAlignWithinBranchSides) {
     const Field<double> id = toDouble(p.uid());
     auto received = [&](double init) { return p.nbr(init, id * 1000.0 + p.neighbors(id)).sum(); };
     return p.branch(
-        p.sense<bool>("left"), [&] { return received(-1.0); }, [&] { return received(-2.0) * 10.0; });
+        p.sense<bool>("left"), [&] { return received(-1.0); },
+        [&] { return received(-2.0) * 10.0; });
   });
   const Network line = Network::grid(8, 1);
   BasicSimulation<TypeParam> sim(program, line, 1);
   for (std::int64_t d = 0; d < 8; ++d) sim.sensor("left").set(d, 0, d < 4 ? 1.0 : 0.0);
   sim.run(3);
   HostPlane out = sim.output();
-  EXPECT_EQ(out(3, 0), 2003.0 + 3003.0);          // 4 is on the other side
+  EXPECT_EQ(out(3, 0), 2003.0 + 3003.0);           // 4 is on the other side
   EXPECT_EQ(out(4, 0), (4004.0 + 5004.0) * 10.0);  // and 3 too, for 4
   EXPECT_EQ(out(0, 0), 0.0 + 1000.0);
   sim.sensor("left").set(3, 0, 0.0);  // 3 moves to the right side
   sim.run(1);
   out = sim.output();
-  EXPECT_EQ(out(3, 0), (-2.0 + 4004.0) * 10.0);  // init, and 4's own entry (3 was not aligned)
+  EXPECT_EQ(out(3, 0), (-2.0 + 4004.0) * 10.0);    // init, and 4's own entry (3 was not aligned)
   EXPECT_EQ(out(2, 0), 1002.0 + 2002.0 + 3002.0);  // sent last round, from 2's side
   EXPECT_EQ(out(4, 0), (4004.0 + 5004.0) * 10.0);  // 3 sent nothing on this side last round
   sim.run(1);
   out = sim.output();
   EXPECT_EQ(out(3, 0), (3003.0 + 4004.0) * 10.0);  // 4 had not heard 3: its own entry again
-  EXPECT_EQ(out(2, 0), 1002.0 + 2002.0);            // 3 has left 2's side
+  EXPECT_EQ(out(2, 0), 1002.0 + 2002.0);           // 3 has left 2's side
   EXPECT_EQ(out(4, 0), (3004.0 + 4004.0 + 5004.0) * 10.0);  // 3 had heard 4: addressed to 4
 }
 
@@ -138,7 +140,8 @@ TYPED_TEST(Exchange, ExchangesAlignWithinBranchSides) {
 TYPED_TEST(Exchange, ExchangesCarryAcrossARestore) {
   const auto program = trace([](Program& p) {
     const Field<double> id = toDouble(p.uid());
-    return p.exchange(0.5, [&](const NbrField<double>& n) { return n * 0.5 + p.neighbors(id); }).sum();
+    return p.exchange(0.5, [&](const NbrField<double>& n) { return n * 0.5 + p.neighbors(id); })
+        .sum();
   });
   const Network net = Network::grid(9, 7);
   BasicSimulation<TypeParam> straight(program, net, 2);
@@ -149,7 +152,8 @@ TYPED_TEST(Exchange, ExchangesCarryAcrossARestore) {
   second.run(4);
   const HostPlane a = straight.output(), b = second.output();
   for (std::int64_t d = 0; d < net.devices(); ++d) {
-    for (std::int64_t s = 0; s < 2; ++s) ASSERT_EQ(bitsOf(a(d, s)), bitsOf(b(d, s))) << "device " << d;
+    for (std::int64_t s = 0; s < 2; ++s)
+      ASSERT_EQ(bitsOf(a(d, s)), bitsOf(b(d, s))) << "device " << d;
   }
   // Two exports (the exchange's own entries, neighbors), then the exchange's edge plane.
   EXPECT_EQ(first.carry().exports.extent(0), std::size_t(2 * net.devices() + net.entries()));
@@ -212,7 +216,8 @@ void expectCollectWeighted(const Network& net, std::int64_t source, double radiu
     if (dist[d] < kInf) reachable += value[d];
   }
   for (std::int64_t rounds : {1, 2, 5, 60}) {
-    const HostPlane out = runOn<Space>(program, net, rounds, {{"distance", dist}, {"value", value}});
+    const HostPlane out =
+        runOn<Space>(program, net, rounds, {{"distance", dist}, {"value", value}});
     const auto expected = collectWeightedRef(net, dist, value, radius, rounds);
     for (std::int64_t d = 0; d < net.devices(); ++d) {
       ASSERT_EQ(bitsOf(out(d, 0)), bitsOf(expected[d]))
@@ -369,7 +374,8 @@ TYPED_TEST(Exchange, TuplesAreExchangedComponentByComponent) {
   const HostPlane plain = runOn<TypeParam>(
       trace([](Program& p) {
         const Field<double> id = toDouble(p.uid());
-        return p.exchange(0.0, [&](const NbrField<double>& n) { return n + p.neighbors(id); }).sum();
+        return p.exchange(0.0, [&](const NbrField<double>& n) { return n + p.neighbors(id); })
+            .sum();
       }),
       net, 4);
   for (std::int64_t d = 0; d < net.devices(); ++d) {
@@ -383,9 +389,8 @@ TYPED_TEST(Exchange, TuplesAreExchangedComponentByComponent) {
 TYPED_TEST(Exchange, GradientsAreTheSameBitsInEveryWindowAndTape) {
   const auto program = trace([](Program& p) {
     const Field<double> x = p.sense<double>("x"), rate = p.parameter("rate");
-    const auto sent = p.exchange(x, [&](const NbrField<double>& n) {
-      return n * rate + p.neighbors(x * x) * 0.1;
-    });
+    const auto sent = p.exchange(
+        x, [&](const NbrField<double>& n) { return n * rate + p.neighbors(x * x) * 0.1; });
     return lib::collectWeighted(p, abs(x) * 4.0, 1.5, sent.sum() * rate);
   });
   const Network net = Network::grid(7, 6, 8);
@@ -395,7 +400,8 @@ TYPED_TEST(Exchange, GradientsAreTheSameBitsInEveryWindowAndTape) {
     g.parameter("rate", {0.45});
     g.loss(diff::Loss::Output);
     for (std::int64_t d = 0; d < net.devices(); ++d) {
-      for (std::int64_t s = 0; s < 5; ++s) g.sensor("x").set(d, s, std::sin(0.7 * double(d) + double(s)));
+      for (std::int64_t s = 0; s < 5; ++s)
+        g.sensor("x").set(d, s, std::sin(0.7 * double(d) + double(s)));
     }
     diff::GradientOptions o;
     o.window = window;
@@ -420,12 +426,14 @@ TYPED_TEST(Exchange, ADirectedNetworkIsRefusedByName) {
   const std::string path = ::testing::TempDir() + "/kfield_exchange_arcs.txt";
   std::ofstream(path) << "0 1\n1 2\n2 1\n";
   const Network arcs = Network::fromEdgeList(path, true);
-  const auto program = trace(
-      [](Program& p) { return p.nbr(0.0, p.neighbors(p.constant(1.0))).sum(); }, "relay");
+  const auto program =
+      trace([](Program& p) { return p.nbr(0.0, p.neighbors(p.constant(1.0))).sum(); }, "relay");
   EXPECT_EQ(errorOf([&] { BasicSimulation<TypeParam> sim(program, arcs, 1); }),
             "kfield::Simulation: program 'relay' exchanges values with its neighbors, which needs "
-            "a symmetric network; network 'edge list '" + path + "' (3 devices, 3 arcs)': device 1 "
-            "hears device 0, but 0 does not hear 1");
+            "a symmetric network; network 'edge list '" +
+                path +
+                "' (3 devices, 3 arcs)': device 1 "
+                "hears device 0, but 0 does not hear 1");
 }
 
 }  // namespace

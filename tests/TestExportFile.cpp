@@ -101,12 +101,13 @@ TEST(ExportFile, SnapshotsKeepClocksAndPlaces) {
   TempFolder dir;
   const std::string path = dir / "moving.h5";
   const Network net = Network::randomGeometric(60, 1.5, 3);
-  const TracedProgram program = trace(
-      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+  const TracedProgram program =
+      trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
   Motion motion;
   motion.speed = 0.3;
   motion.radius = 1.5;
-  BasicSimulation<Kokkos::DefaultHostExecutionSpace> sim(program, net, 2, {Schedule{1.0, 0.5, 9}, motion});
+  BasicSimulation<Kokkos::DefaultHostExecutionSpace> sim(program, net, 2,
+                                                         {Schedule{1.0, 0.5, 9}, motion});
   sim.sensor("source").set(0, true);
   io::SimulationExport out(path, net, "hops", 2, "output", 1, 1, {true, true, nullptr, {}});
   std::vector<HostPlane> times;
@@ -120,7 +121,9 @@ TEST(ExportFile, SnapshotsKeepClocksAndPlaces) {
   EXPECT_EQ(errorOf([&] { out.append(9, sim.output()); }),
             "kfield::io::SimulationExport::append: /fields/time: times of 0 x 0, expected 60 "
             "devices x 2 samples");
-  EXPECT_EQ(errorOf([&] { out.append(9, sim.output(), {sim.times(), {}}); }),
+  EXPECT_EQ(errorOf([&] {
+              out.append(9, sim.output(), {sim.times(), {}});
+            }),
             "kfield::io::SimulationExport::append: /fields/positions: positions of 0 x and 0 y "
             "values, expected 60 devices each");
   EXPECT_EQ(out.snapshots(), 2);
@@ -151,10 +154,12 @@ TEST(ExportFile, NetworksAreReadByParts) {
   const std::vector<double> none;
   const Network chain = Network::fromCsr({0, 2, 5, 8, 10}, {0, 1, 0, 1, 2, 1, 2, 3, 2, 3},
                                          {0, 0.5, 0.5, 0, 2, 2, 0, 1.5, 1.5, 0}, {}, {}, "a chain");
-  const Network bare = Network::fromCsr({0, 2, 5, 8, 10}, {0, 1, 0, 1, 2, 1, 2, 3, 2, 3}, {}, {}, {}, "bare");
+  const Network bare =
+      Network::fromCsr({0, 2, 5, 8, 10}, {0, 1, 0, 1, 2, 1, 2, 3, 2, 3}, {}, {}, {}, "bare");
   int file = 0;
-  for (const Network& net : {Network::grid(9, 7, 8), Network::randomGeometric(300, 1.6, 4, DeviceOrder::Hilbert),
-                             chain, bare}) {
+  for (const Network& net :
+       {Network::grid(9, 7, 8), Network::randomGeometric(300, 1.6, 4, DeviceOrder::Hilbert), chain,
+        bare}) {
     const std::string path = dir / ("net" + std::to_string(file++) + ".h5");
     io::SimulationExport out(path, net, "network", 1, "output", 1);
     out.append(0, HostPlane("f", net.devices(), 1));
@@ -165,8 +170,8 @@ TEST(ExportFile, NetworksAreReadByParts) {
     std::vector<IndexRange> runs{{0, n}, {0, 0}, {n, n}, {0, 1}, {n - 1, n}};
     for (std::int64_t p = 0; p < 3; ++p) runs.push_back({n * p / 3, n * (p + 1) / 3});
     for (const IndexRange& run : runs) {
-      const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) + ", " +
-                               std::to_string(run.end) + ")";
+      const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) +
+                               ", " + std::to_string(run.end) + ")";
       const NetworkPart read = io::readNetworkPart(path, run);
       const NetworkPart cut = NetworkPart::of(whole, run);
       EXPECT_EQ(read.ids, cut.ids) << what;
@@ -194,9 +199,13 @@ TEST(ExportFile, NetworksAreReadByParts) {
   });
   const std::string error = errorOf([&] { io::readNetworkPart(path, {50, 63}); });
   EXPECT_NE(error.find(path), std::string::npos) << error;
-  EXPECT_NE(error.find("offsets: the rows of devices [50, 63) run from entry "), std::string::npos) << error;
+  EXPECT_NE(error.find("offsets: the rows of devices [50, 63) run from entry "), std::string::npos)
+      << error;
   EXPECT_NE(error.find(" to 1000000000, outside the "), std::string::npos) << error;
-  EXPECT_EQ(errorOf([&] { io::readNetworkPart(path, {0, 20}); }), "no error");  // rows before it are whole
+  EXPECT_EQ(errorOf([&] {
+              io::readNetworkPart(path, {0, 20});
+            }),
+            "no error");  // rows before it are whole
 }
 
 TEST(ExportFile, SnapshotChunksAreWhatHdf5sFiltersStore) {
@@ -223,7 +232,8 @@ TEST(ExportFile, SnapshotChunksAreWhatHdf5sFiltersStore) {
       const hid_t space = H5Screate_simple(3, dims, nullptr);
       const hid_t theirs =
           H5Dcreate2(f, "/fields/theirs", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-      ASSERT_GE(H5Dwrite(theirs, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data()), 0);
+      ASSERT_GE(H5Dwrite(theirs, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, field.data()),
+                0);
       hsize_t chunk[3] = {0, 0, 0};
       H5Pget_chunk(dcpl, 3, chunk);
       for (hsize_t at = 0; at < hsize_t(n); at += chunk[1]) {
@@ -258,7 +268,8 @@ TEST(ExportFile, RestartKeepsTheMotionAndTheSchedule) {
   const SimulationCarry carry = sim.carry();
   const std::string path = dir / "moving.h5";
   {
-    io::SimulationExport out(path, net, "hop-gradient", 2, "output", 1, 1, {false, false, &program, {}});
+    io::SimulationExport out(path, net, "hop-gradient", 2, "output", 1, 1,
+                             {false, false, &program, {}});
     out.append(5, sim.output());
     out.commit(carry);
     out.finish();
@@ -305,15 +316,20 @@ TEST(ExportFile, RestartKeepsTheMotionAndTheSchedule) {
     };
   };
   const std::string at = dir / "";
-  EXPECT_NE(damaged("motion_model", text("fly")).find("motion_model is 'fly', not straight, waypoint or velocity"),
+  EXPECT_NE(damaged("motion_model", text("fly"))
+                .find("motion_model is 'fly', not straight, waypoint or velocity"),
             std::string::npos);
-  EXPECT_NE(damaged("motion_seed", text("-3")).find("motion_seed is '-3', not a whole number in [0, 2^64)"),
+  EXPECT_NE(damaged("motion_seed", text("-3"))
+                .find("motion_seed is '-3', not a whole number in [0, 2^64)"),
             std::string::npos);
-  EXPECT_NE(damaged("motion_radius", number(-1.0)).find("motion: radius must be a finite number > 0, got -1"),
+  EXPECT_NE(damaged("motion_radius", number(-1.0))
+                .find("motion: radius must be a finite number > 0, got -1"),
             std::string::npos);
-  EXPECT_NE(damaged("schedule_jitter", number(3.0)).find("schedule: jitter must be in [0, period] = [0, 1], got 3"),
+  EXPECT_NE(damaged("schedule_jitter", number(3.0))
+                .find("schedule: jitter must be in [0, period] = [0, 1], got 3"),
             std::string::npos);
-  EXPECT_NE(damaged("schedule_seed", text("x")).find("schedule_seed is 'x', not a whole number in [0, 2^64)"),
+  EXPECT_NE(damaged("schedule_seed", text("x"))
+                .find("schedule_seed is 'x', not a whole number in [0, 2^64)"),
             std::string::npos);
   const std::string error = damaged("motion_model", text("fly"));
   EXPECT_EQ(error.rfind("kfield::io: " + at, 0), 0u) << error;

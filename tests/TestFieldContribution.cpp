@@ -19,7 +19,9 @@ TYPED_TEST_SUITE(FieldContribution, Spaces, SpaceNames);
 
 TracedProgram scaledDistance() {
   return trace(
-      [](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source"), p.parameter("scale")); },
+      [](Program& p) {
+        return lib::distanceGradient(p, p.sense<bool>("source"), p.parameter("scale"));
+      },
       "scaled_distance");
 }
 
@@ -39,7 +41,8 @@ std::vector<std::vector<Word>> scenarios(const TracedProgram& program, const Net
 }
 
 template <class Space>
-LearnerState train(const std::vector<std::size_t>& shares, std::int64_t steps, diff::GradientOptions o = {}) {
+LearnerState train(const std::vector<std::size_t>& shares, std::int64_t steps,
+                   diff::GradientOptions o = {}) {
   const TracedProgram program = scaledDistance();
   const Network net = Network::grid(8, 6);
   DataParallelSystem system = diff::fieldSystem(program, net, rules::sgd(1), 1e-4, {1.0});
@@ -69,7 +72,8 @@ TYPED_TEST(FieldContribution, SameBitsForEveryOwnerSplitWindowAndBudget) {
   diff::GradientOptions small;
   small.window = 3;
   small.tape = diff::Tape::Values;
-  for (const auto& shares : std::vector<std::vector<std::size_t>>{{1, 6}, {2, 2, 3}, {1, 1, 1, 1, 3}}) {
+  for (const auto& shares :
+       std::vector<std::vector<std::size_t>>{{1, 6}, {2, 2, 3}, {1, 1, 1, 1, 3}}) {
     const LearnerState s = train<TypeParam>(shares, 4, small);
     EXPECT_EQ(s.parameters, reference.parameters) << shares.size() << " owners";
   }
@@ -81,25 +85,36 @@ TYPED_TEST(FieldContribution, RefusesAMismatchedSystemOrSample) {
   DataParallelSystem system = diff::fieldSystem(program, net, rules::sgd(1), 1e-4, {1.0});
   const auto all = scenarios(program, net);
   system.owners = {{all[0]}, {all[1]}};
-  EXPECT_EQ(errorOf([&] { DataParallelLearner<TypeParam> learner(system); }),
-            "kfield::PointwiseContribution: the system's contribution is given by its identity (a field "
-            "program's gradient): construct the learner with that contribution (diff::FieldContribution)");
-  EXPECT_EQ(errorOf([&] {
-              DataParallelLearner<TypeParam, rules::LeastSquaresGradient> learner(system, rules::LeastSquaresGradient{1});
-            }),
-            "kfield::DataParallelLearner: the system's contribution is given by its identity (a field "
-            "program's gradient): construct the learner with that contribution (diff::FieldContribution)");
+  EXPECT_EQ(
+      errorOf([&] { DataParallelLearner<TypeParam> learner(system); }),
+      "kfield::PointwiseContribution: the system's contribution is given by its identity (a field "
+      "program's gradient): construct the learner with that contribution "
+      "(diff::FieldContribution)");
+  EXPECT_EQ(
+      errorOf([&] {
+        DataParallelLearner<TypeParam, rules::LeastSquaresGradient> learner(
+            system, rules::LeastSquaresGradient{1});
+      }),
+      "kfield::DataParallelLearner: the system's contribution is given by its identity (a field "
+      "program's gradient): construct the learner with that contribution "
+      "(diff::FieldContribution)");
   using Learner = DataParallelLearner<TypeParam, diff::FieldContribution<TypeParam>>;
-  EXPECT_EQ(errorOf([&] { Learner learner(system, diff::FieldContribution<TypeParam>(program, Network::grid(6, 8))); }),
-            "kfield::DataParallelLearner: the system's contribution is not this contribution (another "
-            "program, network or loss)");
+  EXPECT_EQ(
+      errorOf([&] {
+        Learner learner(system, diff::FieldContribution<TypeParam>(program, Network::grid(6, 8)));
+      }),
+      "kfield::DataParallelLearner: the system's contribution is not this contribution (another "
+      "program, network or loss)");
   system.owners[1][0][0] = wordOf(2.5);  // a stop round that is not whole
   Learner learner(system, diff::FieldContribution<TypeParam>(program, net));
-  EXPECT_EQ(errorOf([&] { learner.run(1); }),
-            "kfield::diff::FieldContribution: sample 1: the stop round 2.5 is not a whole number >= 0");
+  EXPECT_EQ(
+      errorOf([&] { learner.run(1); }),
+      "kfield::diff::FieldContribution: sample 1: the stop round 2.5 is not a whole number >= 0");
   EXPECT_EQ(errorOf([&] { diff::fieldSample(program, net, 3, {}, {}); }),
             "kfield::diff::fieldSample: no values for sensor 'source'");
-  EXPECT_EQ(errorOf([&] { diff::fieldSystem(program, net, rules::sgd(1), 0.1, {1.0, 2.0}); }),
+  EXPECT_EQ(errorOf([&] {
+              diff::fieldSystem(program, net, rules::sgd(1), 0.1, {1.0, 2.0});
+            }),
             "kfield::diff::fieldSystem: 2 initial parameters for a parameter width of 1");
 }
 

@@ -79,7 +79,8 @@ TYPED_TEST(Gradient, AffineRecurrenceHasItsClosedForm) {
     const double half = std::ldexp(1.0, -static_cast<int>(S));
     EXPECT_EQ(bitsOf(r.sampleLoss[s]), bitsOf(S == 0 ? 0.0 : 2.0 - half)) << "stop " << S;
     EXPECT_EQ(bitsOf(r.sensorGradient.at("x0")(0, s)), bitsOf(S == 0 ? 0.0 : half)) << "stop " << S;
-    EXPECT_EQ(bitsOf(r.sampleGradient[s][1]), bitsOf(S == 0 ? 0.0 : 2.0 - 2.0 * half)) << "stop " << S;
+    EXPECT_EQ(bitsOf(r.sampleGradient[s][1]), bitsOf(S == 0 ? 0.0 : 2.0 - 2.0 * half))
+        << "stop " << S;
     // dL/da = sum_k a^(S-1-k) x_k, x_k = 2 - 0.5^k: compared to the same sum in that order.
     double dA = 0.0, x = 1.0, power = 1.0;
     std::vector<double> terms;
@@ -136,21 +137,32 @@ TYPED_TEST(Gradient, BadInputIsRefusedByName) {
             "kfield::diff::Gradient: samples must be >= 1, got 0");
   Grad<TypeParam> g(scaledDistance(), net, 2);
   const std::string who = "kfield::diff::Gradient: ";
-  EXPECT_EQ(errorOf([&] { g.sensor("x"); }), who + "program 'scaled_distance' reads no sensor named 'x'");
-  EXPECT_EQ(errorOf([&] { g.differentiate("x"); }), who + "program 'scaled_distance' reads no sensor named 'x'");
-  EXPECT_EQ(errorOf([&] { g.sensor("source").set(9, true); }), who + "sensor 'source': device 9 is not in [0, 9)");
-  EXPECT_EQ(errorOf([&] { g.sensor("source").set(0, 2, true); }), who + "sensor 'source': sample 2 is not in [0, 2)");
+  EXPECT_EQ(errorOf([&] { g.sensor("x"); }),
+            who + "program 'scaled_distance' reads no sensor named 'x'");
+  EXPECT_EQ(errorOf([&] { g.differentiate("x"); }),
+            who + "program 'scaled_distance' reads no sensor named 'x'");
+  EXPECT_EQ(errorOf([&] { g.sensor("source").set(9, true); }),
+            who + "sensor 'source': device 9 is not in [0, 9)");
+  EXPECT_EQ(errorOf([&] { g.sensor("source").set(0, 2, true); }),
+            who + "sensor 'source': sample 2 is not in [0, 2)");
   EXPECT_EQ(errorOf([&] { g.sensor("source").set(1, 0, 2.5); }),
             who + "sensor 'source' is boolean (0 or 1), got 2.5 at device 1");
-  EXPECT_EQ(errorOf([&] { g.run(3); }), who + "program 'scaled_distance': parameter 'scale' is not set");
-  EXPECT_EQ(errorOf([&] { g.parameter("scale", {1.0, 2.0}); }), who + "parameter 'scale' has width 1, got 2 values");
+  EXPECT_EQ(errorOf([&] { g.run(3); }),
+            who + "program 'scaled_distance': parameter 'scale' is not set");
+  EXPECT_EQ(errorOf([&] {
+              g.parameter("scale", {1.0, 2.0});
+            }),
+            who + "parameter 'scale' has width 1, got 2 values");
   EXPECT_EQ(errorOf([&] { g.parameter("rate", {1.0}); }),
             who + "program 'scaled_distance' has no parameter named 'rate'");
   g.parameter("scale", {1.0});
   EXPECT_EQ(errorOf([&] { g.target(HostPlane("t", 9, 3)); }),
             who + "the target is 9 x 3, expected devices x samples = 9 x 2");
-  EXPECT_EQ(errorOf([&] { g.run(std::vector<std::int64_t>{3}); }), who + "run: 1 stop rounds for 2 samples");
-  EXPECT_EQ(errorOf([&] { g.run(std::vector<std::int64_t>{3, -1}); }),
+  EXPECT_EQ(errorOf([&] { g.run(std::vector<std::int64_t>{3}); }),
+            who + "run: 1 stop rounds for 2 samples");
+  EXPECT_EQ(errorOf([&] {
+              g.run(std::vector<std::int64_t>{3, -1});
+            }),
             who + "run: sample 1 stops at round -1 (must be >= 0)");
   diff::GradientOptions o;
   o.window = -1;
@@ -160,7 +172,8 @@ TYPED_TEST(Gradient, BadInputIsRefusedByName) {
   EXPECT_EQ(errorOf([&] { g.run(3, o); }), who + "budget must be >= 0 bytes (0: no limit), got -5");
   o.budgetBytes = 100;
   EXPECT_EQ(errorOf([&] { g.run(3, o); }),
-            who + "a budget of 100 B holds no pass: one sample needs " + kfield::impl::bytesText(g.bytesPerSample(3)));
+            who + "a budget of 100 B holds no pass: one sample needs " +
+                kfield::impl::bytesText(g.bytesPerSample(3)));
   o.budgetBytes = static_cast<std::int64_t>(g.bytesPerSample(3));
   o.leaf = 3;
   EXPECT_NE(errorOf([&] { g.run(3, o); }).find("power of two"), std::string::npos);
@@ -187,14 +200,17 @@ struct Case {
 
 // A budget of `samples` samples' bytes, for runs of up to `longest` rounds.
 template <class Space>
-std::int64_t budgetOf(const Case& c, std::int64_t samples, std::int64_t longest, std::int64_t window) {
-  return static_cast<std::int64_t>(Grad<Space>(c.program, c.network, 1).bytesPerSample(longest, window)) *
+std::int64_t budgetOf(const Case& c, std::int64_t samples, std::int64_t longest,
+                      std::int64_t window) {
+  return static_cast<std::int64_t>(
+             Grad<Space>(c.program, c.network, 1).bytesPerSample(longest, window)) *
          samples;
 }
 
 template <class Space>
-diff::GradientResult runCase(const Case& c, std::int64_t samples, const std::vector<std::int64_t>& stops,
-                             const std::vector<double>& w, diff::GradientOptions o = {}) {
+diff::GradientResult runCase(const Case& c, std::int64_t samples,
+                             const std::vector<std::int64_t>& stops, const std::vector<double>& w,
+                             diff::GradientOptions o = {}) {
   Grad<Space> g(c.program, c.network, samples);
   g.parameter("w", w);
   for (std::int64_t s = 0; s < samples; ++s) {
@@ -224,7 +240,8 @@ TYPED_TEST(Gradient, NonlinearProgramMatchesFiniteDifferences) {
     plus[i] += h;
     minus[i] -= h;
     const double fd =
-        (runCase<TypeParam>(c, 3, stops, plus).loss - runCase<TypeParam>(c, 3, stops, minus).loss) / (2 * h);
+        (runCase<TypeParam>(c, 3, stops, plus).loss - runCase<TypeParam>(c, 3, stops, minus).loss) /
+        (2 * h);
     EXPECT_NEAR(r.gradient[i], fd, 1e-7 * (1.0 + std::fabs(fd))) << "parameter " << i;
   }
   const std::vector<double> v{0.7, -0.4, 0.5};
@@ -234,20 +251,23 @@ TYPED_TEST(Gradient, NonlinearProgramMatchesFiniteDifferences) {
   for (double eps : {1e-2, 5e-3, 2.5e-3}) {
     auto moved = w;
     for (std::size_t i = 0; i < v.size(); ++i) moved[i] += eps * v[i];
-    remainders.push_back(std::fabs(runCase<TypeParam>(c, 3, stops, moved).loss - r.loss - eps * slope));
+    remainders.push_back(
+        std::fabs(runCase<TypeParam>(c, 3, stops, moved).loss - r.loss - eps * slope));
   }
   EXPECT_NEAR(remainders[0] / remainders[1], 4.0, 0.4);
   EXPECT_NEAR(remainders[1] / remainders[2], 4.0, 0.4);
 }
 
-void expectSameBits(const diff::GradientResult& a, const diff::GradientResult& b, const std::string& what) {
+void expectSameBits(const diff::GradientResult& a, const diff::GradientResult& b,
+                    const std::string& what) {
   EXPECT_EQ(bitsOf(a.loss), bitsOf(b.loss)) << what;
   for (std::size_t i = 0; i < a.gradient.size(); ++i) {
     EXPECT_EQ(bitsOf(a.gradient[i]), bitsOf(b.gradient[i])) << what << ", parameter " << i;
   }
   for (std::size_t s = 0; s < a.sampleGradient.size(); ++s) {
     for (std::size_t i = 0; i < a.sampleGradient[s].size(); ++i) {
-      ASSERT_EQ(bitsOf(a.sampleGradient[s][i]), bitsOf(b.sampleGradient[s][i])) << what << ", sample " << s;
+      ASSERT_EQ(bitsOf(a.sampleGradient[s][i]), bitsOf(b.sampleGradient[s][i]))
+          << what << ", sample " << s;
     }
   }
 }
@@ -332,8 +352,8 @@ TYPED_TEST(Gradient, BitsAreTheSameOnEveryBackend) {
   const auto r = runCase<TypeParam>(c, 3, {9, 4, 12}, {0.3, -0.2, 0.4});
   std::uint64_t hash = bitsOf(r.loss);
   for (double x : r.gradient) hash = hash * 1099511628211ull ^ bitsOf(x);
-  EXPECT_EQ(hash, 5419229546794154046ull) << std::hexfloat << r.loss << " " << r.gradient[0] << " " << r.gradient[1]
-                        << " " << r.gradient[2];
+  EXPECT_EQ(hash, 5419229546794154046ull) << std::hexfloat << r.loss << " " << r.gradient[0] << " "
+                                          << r.gradient[1] << " " << r.gradient[2];
 }
 
 // A directed network: arcs with lengths, some devices heard by many, some by none.
@@ -383,7 +403,8 @@ void dotProductTest(const std::string& name, const Body& body, const Network& ne
   double dot = 0.0;
   for (std::int64_t d = 0; d < D; ++d) {
     for (std::int64_t s = 0; s < B; ++s) {
-      dot += input(3, d, s) * r.sensorGradient.at("x")(d, s) + input(4, d, s) * r.sensorGradient.at("y")(d, s);
+      dot += input(3, d, s) * r.sensorGradient.at("x")(d, s) +
+             input(4, d, s) * r.sensorGradient.at("y")(d, s);
     }
   }
   const double h = 1e-6;
@@ -414,7 +435,8 @@ TYPED_TEST(Gradient, EveryOperationsVjpPassesTheDotProductTest) {
        }},
       {"share.sum.local",
        [](Program& p, const F& x, const F& y) {
-         return p.share(x, [&](const NbrField<double>& n) { return (n * y).sum() * 0.3 + n.self() * 0.5; });
+         return p.share(
+             x, [&](const NbrField<double>& n) { return (n * y).sum() * 0.3 + n.self() * 0.5; });
        }},
       {"share.min.length",
        [](Program& p, const F& x, const F& y) {
@@ -426,11 +448,12 @@ TYPED_TEST(Gradient, EveryOperationsVjpPassesTheDotProductTest) {
        [](Program& p, const F& x, const F& y) {
          return p.share(x, [&](const NbrField<double>& n) { return max((n * y).max(), x - 3.0); });
        }},
-      {"neighbors.div",
-       [](Program& p, const F& x, const F& y) { return (p.neighbors(x * y) / (y * y + 1.0)).sum(); }},
+      {"neighbors.div", [](Program& p, const F& x,
+                           const F& y) { return (p.neighbors(x * y) / (y * y + 1.0)).sum(); }},
       {"neighbors.two.planes",
        [](Program& p, const F& x, const F& y) { return (p.neighbors(x) * p.neighbors(y)).sum(); }},
-      {"neighbors.self", [](Program& p, const F& x, const F& y) { return p.neighbors(x).self() * y; }},
+      {"neighbors.self",
+       [](Program& p, const F& x, const F& y) { return p.neighbors(x).self() * y; }},
       {"neighbors.mux",
        [](Program& p, const F& x, const F& y) {
          return p.mux(p.neighbors(x) < y, p.neighbors(x) * y, 0.5).sum();
@@ -455,13 +478,16 @@ TYPED_TEST(Gradient, EveryOperationsVjpPassesTheDotProductTest) {
          const auto n = p.neighbors(x);
          return p.mux(n >= y && !(n > x * 2.0), n * floor(y * 3.0), n * y).sum();
        }},
-      {"count", [](Program& p, const F& x, const F&) { return toDouble(p.neighbors(x).count()) * x; }},
+      {"count",
+       [](Program& p, const F& x, const F&) { return toDouble(p.neighbors(x).count()) * x; }},
       {"branch",
        [](Program& p, const F& x, const F& y) {
          return p.branch(
              x < 0.05, [&] { return p.neighbors(x * y).sum(); },
              [&] {
-               return p.share(y, [&](const NbrField<double>& n) { return (n - y).excludeSelf().sum() * 0.2 + y; });
+               return p.share(y, [&](const NbrField<double>& n) {
+                 return (n - y).excludeSelf().sum() * 0.2 + y;
+               });
              });
        }},
       {"branch.remember",
@@ -495,7 +521,8 @@ TYPED_TEST(Gradient, ExchangeAndSpawnVjpsPassTheDotProductTest) {
        }},
       {"exchange.min",
        [](Program& p, const F& x, const F& y) {
-         const auto sent = p.exchange(x, [&](const N& n) { return min(n, p.neighbors(y)) + x * 0.25; });
+         const auto sent =
+             p.exchange(x, [&](const N& n) { return min(n, p.neighbors(y)) + x * 0.25; });
          return sent.excludeSelf().min() + sent.self();
        }},
       {"exchange.branch",

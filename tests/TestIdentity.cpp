@@ -60,7 +60,8 @@ TEST(Identity, ASystemHeldInPartHasTheWholeSystemsIdentity) {
   for (std::int64_t k : {1, 2, 3, 5, 8}) {
     for (int owners : {2, 3, 7}) {
       DataParallelSystem whole = repartitioned(
-          leastSquaresSystem(k, 13 + k, {0, 13 + k}, rules::adam(k), 0.01, std::uint64_t(k)), owners);
+          leastSquaresSystem(k, 13 + k, {0, 13 + k}, rules::adam(k), 0.01, std::uint64_t(k)),
+          owners);
       DataParallelSystem part = whole;
       for (const auto& owned : whole.owners) part.ownerSizes.push_back(std::int64_t(owned.size()));
       const SpreadIdentity spread = identityAcrossRanks(part, OwnerPlacement{});

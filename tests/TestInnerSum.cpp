@@ -47,8 +47,7 @@ template <class Space>
 std::vector<double> onDevice(const std::vector<double>& terms, std::int64_t split) {
   using Memory = typename Space::memory_space;
   const auto n = static_cast<std::int64_t>(terms.size());
-  Kokkos::View<double*, Memory> x("terms", terms.size()), ones("ones", terms.size()),
-      out("out", 3);
+  Kokkos::View<double*, Memory> x("terms", terms.size()), ones("ones", terms.size()), out("out", 3);
   Kokkos::deep_copy(x, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                            terms.data(), terms.size()));
   Kokkos::deep_copy(ones, 1.0);

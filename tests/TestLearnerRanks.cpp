@@ -109,7 +109,9 @@ TYPED_TEST(LearnerRanks, RanksHoldingDifferentSystemsAreRefused) {
 TYPED_TEST(LearnerRanks, FieldContributionGivesOneProcessesBits) {
   const int ranks = OwnerPlacement::overRanks(MPI_COMM_WORLD).ranks();
   const TracedProgram program = trace(
-      [](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source"), p.parameter("scale")); },
+      [](Program& p) {
+        return lib::distanceGradient(p, p.sense<bool>("source"), p.parameter("scale"));
+      },
       "scaled_distance");
   const Network net = Network::grid(6, 5);
   DataParallelSystem sys = diff::fieldSystem(program, net, rules::adam(1), 0.05, {1.0});
@@ -121,7 +123,8 @@ TYPED_TEST(LearnerRanks, FieldContributionGivesOneProcessesBits) {
       std::vector<double> source(static_cast<std::size_t>(net.devices()), 0.0), target;
       source[static_cast<std::size_t>((7 * j) % net.devices())] = 1.0;
       for (std::int64_t d = 0; d < net.devices(); ++d) target.push_back(0.5 * double(d % 7));
-      sys.owners.back().push_back(diff::fieldSample(program, net, 5 + j, {{"source", source}}, target));
+      sys.owners.back().push_back(
+          diff::fieldSample(program, net, 5 + j, {{"source", source}}, target));
     }
   }
   auto train = [&](LearnerOptions options) {
@@ -177,8 +180,8 @@ TYPED_TEST(LearnerRanks, CheckpointsMoveBetweenRankCounts) {
   const std::string nowhere = "/nonexistent/folder/c.h5";
   const LearnerState some = DataParallelLearner<TypeParam>(system(rules::sgd(kParams), 3)).state();
   const std::string message = errorOf([&] { io::saveCheckpoint(nowhere, some, placement); });
-  EXPECT_EQ(message, "kfield::io::saveCheckpoint: " + nowhere + ": rank 0 could not write it: " + nowhere +
-                         ": its folder /nonexistent/folder does not exist");
+  EXPECT_EQ(message, "kfield::io::saveCheckpoint: " + nowhere + ": rank 0 could not write it: " +
+                         nowhere + ": its folder /nonexistent/folder does not exist");
 }
 
 // Each rank reads only its owners' shares of a sample store and holds nothing else; the
@@ -190,8 +193,8 @@ TYPED_TEST(LearnerRanks, SharesOfASampleStoreGiveOneProcessesBits) {
   long id = static_cast<long>(getpid());
   MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   const std::string base = ::testing::TempDir() + "kfield_store_" + std::to_string(id);
-  const DataParallelSystem whole =
-      repartitioned(leastSquaresSystem(kParams, kSamples, {0, kSamples}, rules::adam(kParams), 0.05), 3);
+  const DataParallelSystem whole = repartitioned(
+      leastSquaresSystem(kParams, kSamples, {0, kSamples}, rules::adam(kParams), 0.05), 3);
   if (placement.rank() == 0) io::saveSamples(base + ".h5", whole);
   MPI_Barrier(MPI_COMM_WORLD);
   DataParallelSystem rule = whole;

@@ -3,8 +3,8 @@
 // simulations, one per round, each on that round's network (exchanges' messages carried
 // across by a host reference of the rule), and the models move devices as they say.
 #include "support/ErrorOf.hpp"
-#include "support/TempFolder.hpp"
 #include "support/LibraryRuns.hpp"
+#include "support/TempFolder.hpp"
 #include "support/TestSpaces.hpp"
 
 #include <kfield/field/Program.hpp>
@@ -30,18 +30,20 @@ void expectSameNetwork(const Network& got, const Network& want, const std::strin
   ASSERT_EQ(got.offsets(), want.offsets()) << what;
   ASSERT_EQ(got.neighbors(), want.neighbors()) << what;
   const std::vector<double> a = got.lengths(), b = want.lengths();
-  for (std::size_t k = 0; k < a.size(); ++k) ASSERT_TRUE(sameBits(a[k], b[k])) << what << ": entry " << k;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    ASSERT_TRUE(sameBits(a[k], b[k])) << what << ": entry " << k;
 }
 
 // The rule for an exchange's messages when neighborhoods change, on the host: what device d
 // sent neighbor j stays d's message to j while j stays its neighbor; a new neighbor reads d's
 // own entry (the sent field outside its domain).
-HostPlane moveMessages(const HostPlane& exports, const TracedProgram& program, const Network& before,
-                       const Network& after) {
+HostPlane moveMessages(const HostPlane& exports, const TracedProgram& program,
+                       const Network& before, const Network& after) {
   const std::int64_t n = before.devices();
   const auto edgeRow = static_cast<std::int64_t>(program.exports.size()) * n;
   const std::int64_t oldEntries = before.entries(), newEntries = after.entries();
-  HostPlane moved("moved", std::size_t(edgeRow + program.edgePlanes * newEntries), exports.extent(1));
+  HostPlane moved("moved", std::size_t(edgeRow + program.edgePlanes * newEntries),
+                  exports.extent(1));
   for (std::int64_t r = 0; r < edgeRow; ++r) {
     for (std::size_t s = 0; s < exports.extent(1); ++s) moved(r, s) = exports(r, s);
   }
@@ -53,9 +55,11 @@ HostPlane moveMessages(const HostPlane& exports, const TracedProgram& program, c
       for (std::int64_t k = after.offsets()[d]; k < after.offsets()[d + 1]; ++k) {
         const std::int32_t j = after.neighbors()[k];
         const auto at = std::find(was.begin(), was.end(), j);
-        const std::int64_t src = at == was.end() ? std::int64_t(i) * n + d
-                                                 : edgeRow + e * oldEntries + before.offsets()[d] + (at - was.begin());
-        for (std::size_t s = 0; s < exports.extent(1); ++s) moved(edgeRow + e * newEntries + k, s) = exports(src, s);
+        const std::int64_t src =
+            at == was.end() ? std::int64_t(i) * n + d
+                            : edgeRow + e * oldEntries + before.offsets()[d] + (at - was.begin());
+        for (std::size_t s = 0; s < exports.extent(1); ++s)
+          moved(edgeRow + e * newEntries + k, s) = exports(src, s);
       }
     }
   }
@@ -113,7 +117,8 @@ TYPED_TEST(Moving, ModelsMoveDevicesAtTheirSpeed) {
         const double step = std::sqrt(dx * dx + dy * dy);
         ASSERT_LE(step, 0.3 + 1e-12) << Motion::modelName(model) << " device " << d;
         (step > 0.3 - 1e-12 ? full : shorter) += 1;
-        if (model == Motion::Model::Straight && r > 0 && std::abs(dx * dy0[d] - dy * dx0[d]) > 1e-12) {
+        if (model == Motion::Model::Straight && r > 0 &&
+            std::abs(dx * dy0[d] - dy * dx0[d]) > 1e-12) {
           ++straightTurns;
         }
         dx0[d] = dx, dy0[d] = dy;
@@ -132,8 +137,9 @@ TYPED_TEST(Moving, ModelsMoveDevicesAtTheirSpeed) {
 // restored from the round before: states and exports carried, exchanges' messages moved by
 // the host rule. Two samples.
 template <class Space>
-void expectStillRoundsOnEachRoundsNetwork(const TracedProgram& program, const Network& start, const Motion& motion,
-                                          int rounds, const std::string& what) {
+void expectStillRoundsOnEachRoundsNetwork(const TracedProgram& program, const Network& start,
+                                          const Motion& motion, int rounds,
+                                          const std::string& what) {
   BasicSimulation<Space> sim(program, start, 2, motion);
   setInputs(sim, program, start.devices(), 2);
   SimulationCarry carry = sim.carry();
@@ -159,8 +165,9 @@ TYPED_TEST(Moving, ARunEqualsStillRoundsOnEachRoundsNetwork) {
   for (const lib::LibraryProgram& entry : lib::programs()) {
     const TracedProgram program = entry.build(start, {});
     for (const std::int64_t every : {1, 2}) {
-      expectStillRoundsOnEachRoundsNetwork<TypeParam>(program, start, motionOf(Motion::Model::Waypoint, 0.6, 1.7, every),
-                                                      8, entry.name + ", every " + std::to_string(every));
+      expectStillRoundsOnEachRoundsNetwork<TypeParam>(
+          program, start, motionOf(Motion::Model::Waypoint, 0.6, 1.7, every), 8,
+          entry.name + ", every " + std::to_string(every));
     }
   }
 }
@@ -169,8 +176,9 @@ TYPED_TEST(Moving, ARunEqualsStillRoundsOnEachRoundsNetwork) {
 // take the rebuild's other paths; rows and edge lengths (the distance gradient reads them)
 // must still be a from-scratch build's.
 TYPED_TEST(Moving, CrowdedNeighborhoodsEqualAFromScratchBuild) {
-  const auto distance = std::find_if(lib::programs().begin(), lib::programs().end(),
-                                     [](const lib::LibraryProgram& e) { return e.name == "distance-gradient"; });
+  const auto distance =
+      std::find_if(lib::programs().begin(), lib::programs().end(),
+                   [](const lib::LibraryProgram& e) { return e.name == "distance-gradient"; });
   ASSERT_NE(distance, lib::programs().end());
   for (const double radius : {2.4, 3.2, 5.0}) {
     const Network start = Network::randomGeometric(300, radius, 4);
@@ -185,10 +193,12 @@ TYPED_TEST(Moving, CrowdedNeighborhoodsEqualAFromScratchBuild) {
     setInputs(sim, sim.program(), start.devices(), 1);
     for (int r = 0; r < 4; ++r) {
       const auto [x, y] = sim.positions();
-      expectSameNetwork(sim.network(), Network::fromPositions(x, y, radius), what + ", round " + std::to_string(r));
+      expectSameNetwork(sim.network(), Network::fromPositions(x, y, radius),
+                        what + ", round " + std::to_string(r));
       sim.run(1);
     }
-    expectStillRoundsOnEachRoundsNetwork<TypeParam>(distance->build(start, {}), start, motion, 4, what);
+    expectStillRoundsOnEachRoundsNetwork<TypeParam>(distance->build(start, {}), start, motion, 4,
+                                                    what);
   }
 }
 
@@ -230,9 +240,13 @@ TYPED_TEST(Moving, RestoringACarryContinuesBitForBit) {
     EXPECT_EQ(whole.network().neighbors(), second.network().neighbors()) << name;
     // A still simulation refuses the carry, and the other way round.
     BasicSimulation<TypeParam> still(program, start, 2);
-    EXPECT_NE(errorOf([&] { still.restore(first.carry()); }).find("restore: the carry is of a run of devices moving (waypoint"),
+    EXPECT_NE(errorOf([&] {
+                still.restore(first.carry());
+              }).find("restore: the carry is of a run of devices moving (waypoint"),
               std::string::npos);
-    EXPECT_NE(errorOf([&] { second.restore(still.carry()); }).find("restore: the carry is of a run on a still network"),
+    EXPECT_NE(errorOf([&] {
+                second.restore(still.carry());
+              }).find("restore: the carry is of a run on a still network"),
               std::string::npos);
   }
 }
@@ -255,7 +269,8 @@ TYPED_TEST(Moving, TheProgramsOutputCanBeTheVelocity) {
   for (std::int64_t d = 0; d < start.devices(); ++d) {
     // Each round's output moves the devices after it: three rounds, three steps.
     double wx = x0[d], wy = y0[d];
-    for (int r = 0; r < 3; ++r) wx = reflect(wx + 0.25 * double(d % 3), 0, 5), wy = reflect(wy - 0.5, 0, 4);
+    for (int r = 0; r < 3; ++r)
+      wx = reflect(wx + 0.25 * double(d % 3), 0, 5), wy = reflect(wy - 0.5, 0, 4);
     EXPECT_EQ(x[d], wx) << d;
     EXPECT_EQ(y[d], wy) << d;
   }
@@ -263,16 +278,19 @@ TYPED_TEST(Moving, TheProgramsOutputCanBeTheVelocity) {
     const auto k = p.sense<double>("k");
     return p.tuple(p.constant(1.0) / k, k);
   });
-  BasicSimulation<TypeParam> bad(infinite, start, 1, motionOf(Motion::Model::Velocity, 0.0, 1.0, 1));
+  BasicSimulation<TypeParam> bad(infinite, start, 1,
+                                 motionOf(Motion::Model::Velocity, 0.0, 1.0, 1));
   for (std::int64_t d = 0; d < start.devices(); ++d) bad.sensor("k").set(d, d == 4 ? 0.0 : 1.0);
   EXPECT_EQ(errorOf([&] { bad.run(1); }),
-            "kfield::Simulation: motion: device 4's velocity (the program's output) is not finite: (inf, 0)");
+            "kfield::Simulation: motion: device 4's velocity (the program's output) is not finite: "
+            "(inf, 0)");
 }
 
 TYPED_TEST(Moving, BadMotionsAndCallsGiveOneLineErrors) {
   const TracedProgram program = lib::programs().front().build(Network::grid(2, 2), {});
   const Network grid = Network::grid(5, 5);
-  auto make = [&](const Motion& m, const Network& net = Network::grid(5, 5), std::int64_t samples = 1) {
+  auto make = [&](const Motion& m, const Network& net = Network::grid(5, 5),
+                  std::int64_t samples = 1) {
     return errorOf([&] { BasicSimulation<TypeParam> sim(program, net, samples, m); });
   };
   Motion m = motionOf(Motion::Model::Waypoint, -1.0, 1.0, 1);
@@ -280,26 +298,32 @@ TYPED_TEST(Moving, BadMotionsAndCallsGiveOneLineErrors) {
   m.speed = 1.0, m.radius = 0.0;
   EXPECT_EQ(make(m), "kfield::Simulation: motion: radius must be a finite number > 0, got 0");
   m.radius = 1.0, m.rebuildEvery = 0;
-  EXPECT_EQ(make(m), "kfield::Simulation: motion: neighborhoods must be rebuilt every K >= 1 rounds, got 0");
+  EXPECT_EQ(make(m),
+            "kfield::Simulation: motion: neighborhoods must be rebuilt every K >= 1 rounds, got 0");
   m.rebuildEvery = 1, m.xmin = 1.0, m.xmax = 4.0, m.ymin = 0.0, m.ymax = 4.0;
-  EXPECT_EQ(make(m), "kfield::Simulation: motion: device 0 starts at (0, 0), outside the area [1, 4] x [0, 4]");
+  EXPECT_EQ(
+      make(m),
+      "kfield::Simulation: motion: device 0 starts at (0, 0), outside the area [1, 4] x [0, 4]");
   m.xmin = 0.0, m.xmax = -1.0;
-  EXPECT_EQ(make(Motion{Motion::Model::Velocity}),
-            "kfield::Simulation: motion: the velocity model moves each device by the program's output "
-            "(x, y): it needs one sample and an output of width >= 2; program '" + program.name +
-                "' has width 1, with 1 samples");
+  EXPECT_EQ(
+      make(Motion{Motion::Model::Velocity}),
+      "kfield::Simulation: motion: the velocity model moves each device by the program's output "
+      "(x, y): it needs one sample and an output of width >= 2; program '" +
+          program.name + "' has width 1, with 1 samples");
   TempFolder folder;
   const std::string path = folder / "edges.txt";
-  {
-    std::ofstream(path) << "0 1\n1 2\n";
-  }
-  EXPECT_NE(make(m, Network::fromEdgeList(path)).find("has no positions: a moving simulation needs devices with positions"),
+  { std::ofstream(path) << "0 1\n1 2\n"; }
+  EXPECT_NE(make(m, Network::fromEdgeList(path))
+                .find("has no positions: a moving simulation needs devices with positions"),
             std::string::npos);
   BasicSimulation<TypeParam> sim(program, grid, 2, m);
   setInputs(sim, program, grid.devices(), 2);
-  EXPECT_EQ(errorOf([&] { sim.run({2, 3}); }),
-            "kfield::Simulation: run: the samples of a moving simulation share one network, so they "
-            "run the same rounds; got 2 for sample 0 and 3 for sample 1");
+  EXPECT_EQ(
+      errorOf([&] {
+        sim.run({2, 3});
+      }),
+      "kfield::Simulation: run: the samples of a moving simulation share one network, so they "
+      "run the same rounds; got 2 for sample 0 and 3 for sample 1");
   EXPECT_EQ(errorOf([&] { sim.runUntilStable(5); }),
             "kfield::Simulation: runUntilStable needs a still network: the samples of a moving "
             "simulation share its network and run the same rounds; use run");

@@ -138,12 +138,13 @@ TEST(Network, RandomGeometricPartsAreCutsOfTheWholeGraph) {
       const Network whole = Network::randomGeometric(c.n, c.radius, c.seed, order);
       std::vector<IndexRange> runs{{0, c.n}, {0, 0}, {c.n, c.n}, {0, 1}, {c.n - 1, c.n}};
       for (std::int64_t parts : {2, 3, 7}) {
-        for (std::int64_t p = 0; p < parts && c.n < 300000; ++p) runs.push_back({c.n * p / parts, c.n * (p + 1) / parts});
+        for (std::int64_t p = 0; p < parts && c.n < 300000; ++p)
+          runs.push_back({c.n * p / parts, c.n * (p + 1) / parts});
       }
       if (c.n == 300000) runs.push_back({123457, 181000});
       for (const IndexRange& run : runs) {
-        const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) + ", " +
-                                 std::to_string(run.end) + ")";
+        const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) +
+                                 ", " + std::to_string(run.end) + ")";
         const NetworkPart built = NetworkPart::randomGeometric(c.n, c.radius, c.seed, order, run);
         const NetworkPart cut = NetworkPart::of(whole, run);
         EXPECT_EQ(built.ids, cut.ids) << what;
@@ -161,19 +162,32 @@ TEST(Network, RandomGeometricPartsAreCutsOfTheWholeGraph) {
       }
     }
   }
-  EXPECT_EQ(test::errorOf([] { NetworkPart::randomGeometric(10, -1.0, 1, DeviceOrder::Drawn, {0, 5}); }),
+  EXPECT_EQ(test::errorOf([] {
+              NetworkPart::randomGeometric(10, -1.0, 1, DeviceOrder::Drawn, {0, 5});
+            }),
             "kfield::NetworkPart::randomGeometric: the radius must be finite and > 0, got -1");
-  EXPECT_EQ(test::errorOf([] { NetworkPart::randomGeometric(0, 1.0, 1, DeviceOrder::Drawn, {0, 0}); }),
-            "kfield::NetworkPart::randomGeometric: the number of devices must be in [1, 2147483647], got 0");
-  EXPECT_EQ(test::errorOf([] { NetworkPart::randomGeometric(10, 1.0, 1, DeviceOrder::Hilbert, {4, 11}); }),
-            "kfield::NetworkPart::randomGeometric: devices [4, 11) are not a run of the 10 devices of network "
-            "'random geometric graph of 10 devices, radius 1, seed 1, numbered along a Hilbert curve'");
-  const std::string tooBig = test::errorOf(
-      [] { NetworkPart::randomGeometric(2000000000, 1.0, 1, DeviceOrder::Drawn, {0, 1000000000}); });
-  EXPECT_EQ(tooBig.rfind("kfield::NetworkPart::randomGeometric: devices [0, 1000000000) of a random geometric graph "
-                         "of 2000000000 devices, radius 1, seed 1 needs 37.3 GiB, but this machine's memory is ",
-                         0),
-            0u)
+  EXPECT_EQ(test::errorOf([] {
+              NetworkPart::randomGeometric(0, 1.0, 1, DeviceOrder::Drawn, {0, 0});
+            }),
+            "kfield::NetworkPart::randomGeometric: the number of devices must be in [1, "
+            "2147483647], got 0");
+  EXPECT_EQ(
+      test::errorOf([] {
+        NetworkPart::randomGeometric(10, 1.0, 1, DeviceOrder::Hilbert, {4, 11});
+      }),
+      "kfield::NetworkPart::randomGeometric: devices [4, 11) are not a run of the 10 devices of "
+      "network "
+      "'random geometric graph of 10 devices, radius 1, seed 1, numbered along a Hilbert curve'");
+  const std::string tooBig = test::errorOf([] {
+    NetworkPart::randomGeometric(2000000000, 1.0, 1, DeviceOrder::Drawn, {0, 1000000000});
+  });
+  EXPECT_EQ(
+      tooBig.rfind(
+          "kfield::NetworkPart::randomGeometric: devices [0, 1000000000) of a random geometric "
+          "graph "
+          "of 2000000000 devices, radius 1, seed 1 needs 37.3 GiB, but this machine's memory is ",
+          0),
+      0u)
       << tooBig;
 }
 
@@ -242,11 +256,15 @@ TEST_F(EdgeFile, BadLinesAreNamedByFileAndLine) {
   write("# nothing\n");
   EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: '" + path + "' lists no edge");
   std::remove(path.c_str());
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: cannot open '" + path + "' (No such file or directory)");
-  write(std::string("0 1\n") + std::string(5000, '1') + "\n");  // a line that never ends is not read whole
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":2: a line longer than 4096 bytes: not an edge list");
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: cannot open '" + path +
+                           "' (No such file or directory)");
+  write(std::string("0 1\n") + std::string(5000, '1') +
+        "\n");  // a line that never ends is not read whole
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
+                           ":2: a line longer than 4096 bytes: not an edge list");
   write("0 1\n2 \x1b[2J\n");  // raw bytes are quoted, never written to a terminal
-  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path + ":2: device id '\\x1b[2J' is not a whole number in [0, 2147483647)");
+  EXPECT_EQ(errorOf(), "kfield::Network::fromEdgeList: " + path +
+                           ":2: device id '\\x1b[2J' is not a whole number in [0, 2147483647)");
 }
 
 // A part read from an edge list alone is the part cut from the whole list's network: edges and
@@ -255,8 +273,12 @@ TEST_F(EdgeFile, PartsReadAloneAreCutsOfTheWholeList) {
   std::string text = "# a list\n";
   for (int i = 0; i < 60; ++i) {  // an edge's length follows from its ends: repeats agree
     const int j = (i * 7 + 3) % 61, k = (i * 13 + 5) % 61;
-    if (i != j) text += std::to_string(i) + " " + std::to_string(j) + " " + std::to_string(0.5 + (i + j) % 5) + "\n";
-    if (i != k) text += std::to_string(k) + " " + std::to_string(i) + " " + std::to_string(0.5 + (i + k) % 5) + "\n";
+    if (i != j)
+      text += std::to_string(i) + " " + std::to_string(j) + " " +
+              std::to_string(0.5 + (i + j) % 5) + "\n";
+    if (i != k)
+      text += std::to_string(k) + " " + std::to_string(i) + " " +
+              std::to_string(0.5 + (i + k) % 5) + "\n";
   }
   text += "# unit lengths\n3 10\n10 3\n70 2\n";  // a repeat (both ways), the largest id
   write(text);
@@ -269,8 +291,8 @@ TEST_F(EdgeFile, PartsReadAloneAreCutsOfTheWholeList) {
       for (std::int64_t p = 0; p < parts; ++p) runs.push_back({n * p / parts, n * (p + 1) / parts});
     }
     for (const IndexRange& run : runs) {
-      const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) + ", " +
-                               std::to_string(run.end) + ")";
+      const std::string what = whole.description() + ", devices [" + std::to_string(run.begin) +
+                               ", " + std::to_string(run.end) + ")";
       const NetworkPart read = NetworkPart::fromEdgeList(path, directed, run);
       const NetworkPart cut = NetworkPart::of(whole, run);
       EXPECT_EQ(read.ids, cut.ids) << what;
@@ -285,16 +307,27 @@ TEST_F(EdgeFile, PartsReadAloneAreCutsOfTheWholeList) {
   }
   // A repeat that disagrees is refused by a part that keeps it; a bad line by every part.
   write("0 1 1\n2 3 1\n3 2 4\nseven 1\n");
-  EXPECT_EQ(test::errorOf([&] { NetworkPart::fromEdgeList(path, false, {0, 2}); }),
-            "kfield::Network::fromEdgeList: " + path + ":4: device id 'seven' is not a whole number in [0, 2147483647)");
+  EXPECT_EQ(test::errorOf([&] {
+              NetworkPart::fromEdgeList(path, false, {0, 2});
+            }),
+            "kfield::Network::fromEdgeList: " + path +
+                ":4: device id 'seven' is not a whole number in [0, 2147483647)");
   write("0 1 1\n2 3 1\n3 2 4\n");
-  EXPECT_EQ(test::errorOf([&] { NetworkPart::fromEdgeList(path, false, {2, 4}); }),
-            "kfield::Network::fromEdgeList: " + path + ":3: edge 2 3 has length 4, but line 2 gave 1");
-  EXPECT_EQ(NetworkPart::fromEdgeList(path, false, {0, 2}).network.neighbors(), (std::vector<std::int32_t>{0, 1, 0, 1}));
+  EXPECT_EQ(
+      test::errorOf([&] {
+        NetworkPart::fromEdgeList(path, false, {2, 4});
+      }),
+      "kfield::Network::fromEdgeList: " + path + ":3: edge 2 3 has length 4, but line 2 gave 1");
+  EXPECT_EQ(NetworkPart::fromEdgeList(path, false, {0, 2}).network.neighbors(),
+            (std::vector<std::int32_t>{0, 1, 0, 1}));
   write("0 1 1\n2 3 1\n");
-  EXPECT_EQ(test::errorOf([&] { NetworkPart::fromEdgeList(path, false, {0, 5}); }),
-            "kfield::NetworkPart::fromEdgeList: devices [0, 5) are not a run of the 4 devices of network "
-            "'edge list '" + path + "' (4 devices)'");
+  EXPECT_EQ(
+      test::errorOf([&] {
+        NetworkPart::fromEdgeList(path, false, {0, 5});
+      }),
+      "kfield::NetworkPart::fromEdgeList: devices [0, 5) are not a run of the 4 devices of network "
+      "'edge list '" +
+          path + "' (4 devices)'");
 }
 
 TEST(Network, SpecsBuildTheirNetworks) {
@@ -314,7 +347,8 @@ TEST(Network, BadSpecsAreRefusedByName) {
   auto errorOf = [](const std::string& spec) {
     return test::errorOf([&] { Network::fromSpec(spec); });
   };
-  const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE)";
+  const std::string usage =
+      " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE)";
   auto expectSpec = [&](const std::string& spec, const std::string& what) {
     EXPECT_EQ(errorOf(spec), "kfield::Network::fromSpec: network '" + spec + "': " + what);
   };
@@ -332,9 +366,9 @@ TEST(Network, BadSpecsAreRefusedByName) {
   expectSpec("", "empty" + usage);
   // Edges that would not fit in any machine's memory: counted, named, nothing allocated.
   const std::string huge = errorOf("rgg:10000000:1000");
-  EXPECT_EQ(huge.rfind("kfield::Network::fromSpec: network 'rgg:10000000:1000': radius 1000 (about ",
-                       0),
-            0u)
+  EXPECT_EQ(
+      huge.rfind("kfield::Network::fromSpec: network 'rgg:10000000:1000': radius 1000 (about ", 0),
+      0u)
       << huge;
   EXPECT_NE(huge.find("e+13 edges among 10000000 devices) needs "), std::string::npos) << huge;
   EXPECT_NE(huge.find(" TiB, but this machine's memory is "), std::string::npos) << huge;
@@ -343,13 +377,15 @@ TEST(Network, BadSpecsAreRefusedByName) {
 // A network given as its arrays: a grid's own arrays give it back; broken arrays are named.
 TEST(Network, FromCsrTakesAGridsArraysAndRefusesBrokenOnes) {
   const Network g = Network::grid(5, 3);
-  const Network back = Network::fromCsr(g.offsets(), g.neighbors(), g.lengths(), g.x(), g.y(), "back");
+  const Network back =
+      Network::fromCsr(g.offsets(), g.neighbors(), g.lengths(), g.x(), g.y(), "back");
   EXPECT_EQ(back.offsets(), g.offsets());
   EXPECT_EQ(back.neighbors(), g.neighbors());
   EXPECT_EQ(back.lengths(), g.lengths());
   EXPECT_EQ(back.x(), g.x());
   EXPECT_EQ(back.description(), "back");
-  auto refusal = [](std::vector<std::int64_t> o, std::vector<std::int32_t> n, std::vector<double> l = {}) {
+  auto refusal = [](std::vector<std::int64_t> o, std::vector<std::int32_t> n,
+                    std::vector<double> l = {}) {
     return test::errorOf([&] { Network::fromCsr(o, n, l, {}, {}, "x"); });
   };
   const std::string who = "kfield::Network::fromCsr: ";

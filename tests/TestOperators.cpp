@@ -77,8 +77,8 @@ void forEachResult(const Case& c, const Check& check) {
   const auto got = run<Space>(program);
   for (std::int64_t d = 0; d < kDevices; ++d) {
     for (std::int64_t s = 0; s < kSamples; ++s) {
-      check(got[static_cast<std::size_t>(d * kSamples + s)], c.host(sensorValue(0, d, s), sensorValue(1, d, s)),
-            d, s);
+      check(got[static_cast<std::size_t>(d * kSamples + s)],
+            c.host(sensorValue(0, d, s), sensorValue(1, d, s)), d, s);
     }
   }
 }
@@ -144,7 +144,8 @@ double integerReference(const std::string& op, std::int64_t a, std::int64_t b) {
 template <class A, class B, class = void>
 struct Divides : std::false_type {};
 template <class A, class B>
-struct Divides<A, B, std::void_t<decltype(std::declval<A>() / std::declval<B>())>> : std::true_type {};
+struct Divides<A, B, std::void_t<decltype(std::declval<A>() / std::declval<B>())>>
+    : std::true_type {};
 static_assert(Divides<Field<int>, int>::value && Divides<int, Field<int>>::value);
 static_assert(!Divides<Field<int>, double>::value && !Divides<double, Field<int>>::value);
 static_assert(Divides<Field<double>, double>::value && Divides<NbrField<double>, double>::value);
@@ -152,23 +153,38 @@ static_assert(!Divides<NbrField<int>, NbrField<int>>::value);
 
 TYPED_TEST(Operators, IntegerOperatorsAreExactOrNaN) {
   const std::int64_t e53 = std::int64_t(1) << 53;
-  const std::vector<std::int64_t> values{0, 1, -1, 2, 3, -3, 7, -8, 12345, -12345, 52, 53, 63,
-                                         64, std::int64_t(1) << 40, -(std::int64_t(1) << 52),
-                                         e53 - 1, e53, -e53};
+  const std::vector<std::int64_t> values{0,
+                                         1,
+                                         -1,
+                                         2,
+                                         3,
+                                         -3,
+                                         7,
+                                         -8,
+                                         12345,
+                                         -12345,
+                                         52,
+                                         53,
+                                         63,
+                                         64,
+                                         std::int64_t(1) << 40,
+                                         -(std::int64_t(1) << 52),
+                                         e53 - 1,
+                                         e53,
+                                         -e53};
   const std::int64_t n = static_cast<std::int64_t>(values.size());
   const Network net = Network::grid(n, 1);
   using Op = std::function<Field<int>(const Field<int>&, const Field<int>&)>;
   const std::vector<std::pair<std::string, Op>> ops{
-      {"/", [](auto x, auto y) { return x / y; }},   {"%", [](auto x, auto y) { return x % y; }},
-      {"&", [](auto x, auto y) { return x & y; }},   {"|", [](auto x, auto y) { return x | y; }},
-      {"^", [](auto x, auto y) { return x ^ y; }},   {"<<", [](auto x, auto y) { return x << y; }},
+      {"/", [](auto x, auto y) { return x / y; }},  {"%", [](auto x, auto y) { return x % y; }},
+      {"&", [](auto x, auto y) { return x & y; }},  {"|", [](auto x, auto y) { return x | y; }},
+      {"^", [](auto x, auto y) { return x ^ y; }},  {"<<", [](auto x, auto y) { return x << y; }},
       {">>", [](auto x, auto y) { return x >> y; }}};
   for (const auto& named : ops) {
     const std::string& name = named.first;
     const Op& f = named.second;  // not a structured binding: lambdas capture it (C++17)
-    const auto program = trace([&](Program& p) {
-      return toDouble(f(p.sense<int>("x"), p.sense<int>("y")));
-    });
+    const auto program =
+        trace([&](Program& p) { return toDouble(f(p.sense<int>("x"), p.sense<int>("y"))); });
     BasicSimulation<TypeParam> sim(program, net, n);
     for (std::int64_t d = 0; d < n; ++d) {
       for (std::int64_t s = 0; s < n; ++s) {
@@ -182,7 +198,8 @@ TYPED_TEST(Operators, IntegerOperatorsAreExactOrNaN) {
       for (std::int64_t s = 0; s < n; ++s) {
         const double expected = integerReference(name, values[d], values[s]), got = out(d, s);
         if (std::isnan(expected)) {
-          ASSERT_TRUE(std::isnan(got)) << values[d] << " " << name << " " << values[s] << " = " << got;
+          ASSERT_TRUE(std::isnan(got))
+              << values[d] << " " << name << " " << values[s] << " = " << got;
         } else {
           ASSERT_EQ(bitsOf(got), bitsOf(expected)) << values[d] << " " << name << " " << values[s];
         }
@@ -191,8 +208,8 @@ TYPED_TEST(Operators, IntegerOperatorsAreExactOrNaN) {
   }
   // ~x, constants on either side, and a NaN carried on: (x / 0) & 1.
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const std::vector<std::pair<std::function<Field<int>(const Field<int>&)>,
-                              std::function<double(std::int64_t)>>>
+  const std::vector<
+      std::pair<std::function<Field<int>(const Field<int>&)>, std::function<double(std::int64_t)>>>
       unary{{[](auto x) { return ~x; },
              [&](std::int64_t a) { return std::abs(-a - 1) <= e53 ? double(-a - 1) : nan; }},
             {[](auto x) { return 17 % (x + 20) - (x / 4) * 3; },
@@ -203,7 +220,8 @@ TYPED_TEST(Operators, IntegerOperatorsAreExactOrNaN) {
              }},
             {[](auto x) { return (x / 0) & 1; }, [&](std::int64_t) { return nan; }}};
   for (std::size_t c = 0; c < unary.size(); ++c) {
-    const auto program = trace([&](Program& p) { return toDouble(unary[c].first(p.sense<int>("x"))); });
+    const auto program =
+        trace([&](Program& p) { return toDouble(unary[c].first(p.sense<int>("x"))); });
     BasicSimulation<TypeParam> sim(program, net, 1);
     for (std::int64_t d = 0; d < n; ++d) sim.sensor("x").set(d, double(values[d]));
     sim.run(1);
@@ -220,8 +238,9 @@ TYPED_TEST(Operators, IntegerOperatorsAreExactOrNaN) {
   // An int sensor holds integers: anything else is refused by name.
   const auto program = trace([](Program& p) { return toDouble(p.sense<int>("x") % 3); });
   BasicSimulation<TypeParam> sim(program, net, 1);
-  EXPECT_EQ(errorOf([&] { sim.sensor("x").set(4, 2.5); }),
-            "kfield::Simulation: sensor 'x' is an integer (exact in [-2^53, 2^53]), got 2.5 at device 4");
+  EXPECT_EQ(
+      errorOf([&] { sim.sensor("x").set(4, 2.5); }),
+      "kfield::Simulation: sensor 'x' is an integer (exact in [-2^53, 2^53]), got 2.5 at device 4");
 }
 
 // kfield's own exp, log, tanh, sigmoid and pow (impl/PortableMath.hpp: one code for the host
@@ -230,10 +249,12 @@ TYPED_TEST(Operators, IntegerOperatorsAreExactOrNaN) {
 TYPED_TEST(Operators, SmoothFunctionsAreWithinUnitsInTheLastPlace) {
   namespace pm = impl::portable;
   const std::vector<Case> cases{
-      {"exp", [](auto x, auto) { return exp(x * 60.0); }, [](double x, double) { return std::exp(x * 60.0); }},
+      {"exp", [](auto x, auto) { return exp(x * 60.0); },
+       [](double x, double) { return std::exp(x * 60.0); }},
       {"log", [](auto x, auto) { return log(abs(x) * 1e5); },
        [](double x, double) { return std::log(std::fabs(x) * 1e5); }},
-      {"tanh", [](auto x, auto) { return tanh(x * 3.0); }, [](double x, double) { return std::tanh(x * 3.0); }},
+      {"tanh", [](auto x, auto) { return tanh(x * 3.0); },
+       [](double x, double) { return std::tanh(x * 3.0); }},
       {"sigmoid", [](auto x, auto) { return sigmoid(x * 4.0); },
        [](double x, double) { return 1.0 / (1.0 + std::exp(-x * 4.0)); }},
       {"pow", [](auto x, auto y) { return pow(abs(x) + 0.25, y * 5.0); },
@@ -247,7 +268,8 @@ TYPED_TEST(Operators, SmoothFunctionsAreWithinUnitsInTheLastPlace) {
         ASSERT_TRUE(value == expected || (std::isnan(value) && std::isnan(expected))) << c.name;
         return;
       }
-      ASSERT_NEAR(value, expected, ulps * std::fabs(expected) + 1e-300) << c.name << ", device " << d;
+      ASSERT_NEAR(value, expected, ulps * std::fabs(expected) + 1e-300)
+          << c.name << ", device " << d;
     });
   }
   const double inf = std::numeric_limits<double>::infinity();
@@ -299,7 +321,8 @@ TYPED_TEST(Operators, NeighborFieldFunctionsMatchTheHost) {
       for (std::int64_t j = d - 1; j <= d + 1; ++j) {
         if (j < 0 || j >= kDevices) continue;
         const double v = sensorValue(0, j, s), w = sensorValue(1, j, s);
-        smooth1 = smooth1 + (pm::exp(v * 0.5) + std::sqrt(std::fabs(v)) + pm::log(std::fabs(v) + 1.0));
+        smooth1 =
+            smooth1 + (pm::exp(v * 0.5) + std::sqrt(std::fabs(v)) + pm::log(std::fabs(v) + 1.0));
         smooth2 = smooth2 + (pm::tanh(-v) + pm::sigmoid(v * 2.0));
         smooth3 = smooth3 + (pm::pow(std::fabs(v) + 0.5, y) + pm::pow(std::fabs(v), 2.0));
         rounded = rounded + (std::floor(v * 3.0) - std::ceil(v));
@@ -308,7 +331,8 @@ TYPED_TEST(Operators, NeighborFieldFunctionsMatchTheHost) {
         flags = flags || v == y || v < w;
       }
       const double smooth = smooth1 + smooth2 + smooth3;
-      const double expected = smooth + rounded * 10.0 + chosen * 100.0 + (flags ? 1.0 : 0.0) * 1000.0;
+      const double expected =
+          smooth + rounded * 10.0 + chosen * 100.0 + (flags ? 1.0 : 0.0) * 1000.0;
       ASSERT_EQ(bitsOf(got[static_cast<std::size_t>(d * kSamples + s)]), bitsOf(expected))
           << "device " << d << ", sample " << s;
     }
@@ -420,9 +444,9 @@ std::vector<double> booleanFolds() {
 
 TYPED_TEST(Operators, BooleanFoldsAreFalseOrTrueWhenEmpty) {
   // b: 0 1 1 0 | 1 1 | 0. Device 0 hears 1 (all), 3 hears 2 (all), 1 hears 0 and 2 (some).
-  const std::vector<double> expected{1 + 2 + 8 + 16, 1 + 16, 1 + 16, 1 + 2 + 8 + 16,
-                                     1 + 2 + 8 + 16, 1 + 2 + 8 + 16,
-                                     2 + 4 + 16};  // alone: any false, all true
+  const std::vector<double> expected{
+      1 + 2 + 8 + 16, 1 + 16,         1 + 16,    1 + 2 + 8 + 16,
+      1 + 2 + 8 + 16, 1 + 2 + 8 + 16, 2 + 4 + 16};  // alone: any false, all true
   EXPECT_EQ(booleanFolds<TypeParam>(), expected);
 }
 

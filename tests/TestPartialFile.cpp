@@ -98,18 +98,27 @@ TEST(PartialFile, ASecondWriterIsRefusedAndDamagesNothing) {
 
 TEST(PartialFile, RefusesTargetsThatAreNotRegularFiles) {
   TempFolder dir;
-  EXPECT_NE(errorOf([] { io::PartialFile out("/dev/null"); }).find("/dev/null: exists and is a device, not a regular file"),
+  EXPECT_NE(errorOf([] {
+              io::PartialFile out("/dev/null");
+            }).find("/dev/null: exists and is a device, not a regular file"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { io::PartialFile out(dir.path()); }).find("exists and is a folder"), std::string::npos);
+  EXPECT_NE(errorOf([&] { io::PartialFile out(dir.path()); }).find("exists and is a folder"),
+            std::string::npos);
   const std::string fifo = dir / "fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_NE(errorOf([&] { io::PartialFile out(fifo); }).find("exists and is a FIFO"), std::string::npos);
+  EXPECT_NE(errorOf([&] { io::PartialFile out(fifo); }).find("exists and is a FIFO"),
+            std::string::npos);
   const std::string blocked = dir / "blocked";
   ASSERT_EQ(mkfifo((blocked + ".partial").c_str(), 0600), 0);  // never opened, so never waited on
-  EXPECT_NE(errorOf([&] { io::PartialFile out(blocked); }).find("blocked.partial: exists and is a FIFO"), std::string::npos);
-  EXPECT_NE(errorOf([&] { io::requireWritableFile(dir / "no/such/f"); }).find("its folder " + dir.path() + "/no/such does not exist"),
+  EXPECT_NE(
+      errorOf([&] { io::PartialFile out(blocked); }).find("blocked.partial: exists and is a FIFO"),
+      std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              io::requireWritableFile(dir / "no/such/f");
+            }).find("its folder " + dir.path() + "/no/such does not exist"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { io::requireWritableFolder(dir / "nothing"); }).find("no such folder"), std::string::npos);
+  EXPECT_NE(errorOf([&] { io::requireWritableFolder(dir / "nothing"); }).find("no such folder"),
+            std::string::npos);
   EXPECT_EQ(errorOf([&] { io::requireWritableFolder(dir.path()); }), "no error");
 }
 

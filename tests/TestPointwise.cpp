@@ -85,7 +85,8 @@ TYPED_TEST(Pointwise, DeviceEvaluationMatchesTheDefinition) {
     for (Run run : {kOneThread, kParallel, kSmallBlocks}) {
       const auto got = onDevice<TypeParam>(crossingProgram(), start, run);
       for (std::size_t j = 0; j < got.size(); ++j) {
-        EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << "slot " << j << " seed " << seed << " run " << run;
+        EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j]))
+            << "slot " << j << " seed " << seed << " run " << run;
       }
     }
   }
@@ -103,8 +104,8 @@ TYPED_TEST(Pointwise, LongEachesSpreadOverBlocks) {
   for (std::size_t j = 0; j < got.size(); ++j) EXPECT_EQ(bitsOf(got[j]), bitsOf(expected[j])) << j;
 }
 
-// Several blocks per piece (in small blocks, and spread over threads), and every mix of operands that
-// vary across instances and operands that do not, including values the same for all.
+// Several blocks per piece (in small blocks, and spread over threads), and every mix of operands
+// that vary across instances and operands that do not, including values the same for all.
 TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
   const impl::SlotLayout wide{{0, 300, 500, 700, 1000}, {true, true, true, true}};
   PointwiseProgram p;
@@ -119,8 +120,8 @@ TYPED_TEST(Pointwise, WideProgramsWithUniformAndVaryingOperands) {
       each(301, 199, Expr::indexed(301) - Expr::slot(0) * Expr::indexed(701)),  // in place
       each(960, 40, Expr::indexed(0)),                                          // a bare read
       each(800, 150, abs(Expr::indexed(400))),                                  // ends unary
-      sum(298, 600, Expr::indexed(0) * Expr::indexed(350) + Expr::slot(5)),  // cut off-row
-      sum(299, 77, Expr::slot(3) * Expr(3.0)),                                // uniform sum
+      sum(298, 600, Expr::indexed(0) * Expr::indexed(350) + Expr::slot(5)),     // cut off-row
+      sum(299, 77, Expr::slot(3) * Expr(3.0)),                                  // uniform sum
   };
   for (std::uint64_t seed : {5u, 6u}) {
     const auto start = randomSlots(1000, seed);
@@ -199,8 +200,7 @@ TEST(PointwiseProgram, EncodingRoundTripsAndIsTheIdentity) {
   EXPECT_EQ(decode(sumWords).assignments[0].form, Form::Sum);
   auto unknown = sumWords;
   unknown[4] = 9;
-  EXPECT_EQ(errorOf([&] { decode(unknown); }),
-            "kfield::pointwise::decode: word 4: unknown form 9");
+  EXPECT_EQ(errorOf([&] { decode(unknown); }), "kfield::pointwise::decode: word 4: unknown form 9");
 }
 
 TEST(PointwiseProgram, BadProgramsAreNamed) {

@@ -59,8 +59,9 @@ TYPED_TEST(Alignment, NbrSeesWhatWasSentLastRoundEvenForItself) {
       EXPECT_EQ(ours[d], rounds == 1 ? 101.0 : ((entries - 1.0) * (r - 1.0) + r) * 100.0 + r) << d;
     }
   }
-  EXPECT_EQ(trace([](Program& p) { return p.nbr(0.0, p.sense<double>("x")).min(); }).exports[0].path,
-            "nbr@0");
+  EXPECT_EQ(
+      trace([](Program& p) { return p.nbr(0.0, p.sense<double>("x")).min(); }).exports[0].path,
+      "nbr@0");
 }
 
 // Robots only hear robots, sensors only sensors (the two sides of a branch never meet).
@@ -180,7 +181,12 @@ TEST(Trace, NeighborFieldsAreFoldedWhereTheyWereRead) {
               const auto x = p.sense<double>("x");
               std::optional<NbrField<double>> leaked;
               p.branch(
-                  x < 1.0, [&] { leaked = p.neighbors(x); return x; }, [&] { return x; });
+                  x < 1.0,
+                  [&] {
+                    leaked = p.neighbors(x);
+                    return x;
+                  },
+                  [&] { return x; });
               return leaked->min();
             }),
             "kfield::trace: the neighbor field of 'branch@0/align_left/neighbors@0' is folded "
@@ -198,7 +204,10 @@ TEST(Trace, NeighborFieldsAreFoldedWhereTheyWereRead) {
               std::optional<NbrField<Tuple<double, double>>> leaked;
               p.branch(
                   x < 1.0, [&] { return x; },
-                  [&] { leaked = p.neighbors(p.tuple(x, x)); return x; });
+                  [&] {
+                    leaked = p.neighbors(p.tuple(x, x));
+                    return x;
+                  });
               return get<1>(leaked->min());
             }),
             "kfield::trace: the neighbor field of 'branch@0/align_right/neighbors@0/@0' is folded "

@@ -64,11 +64,13 @@ TYPED_TEST(Programs, TheDistanceGradientSettlesWhenShortestPathsSay) {
   const ShortestPaths exact = shortestPaths(net, {0, 150});
   const TracedProgram program = lib::findProgram("distance-gradient")->build(net, {});
   BasicSimulation<TypeParam> sim(program, net, 2);
-  for (const std::int64_t s : {0, 150}) sim.sensor("source").set(s, 0, true), sim.sensor("source").set(s, 1, true);
+  for (const std::int64_t s : {0, 150})
+    sim.sensor("source").set(s, 0, true), sim.sensor("source").set(s, 1, true);
   sim.run({exact.roundsToSettle() - 1, exact.roundsToSettle()});
   const HostPlane out = sim.output();
   std::vector<double> early, settled;
-  for (std::int64_t d = 0; d < net.devices(); ++d) early.push_back(out(d, 0)), settled.push_back(out(d, 1));
+  for (std::int64_t d = 0; d < net.devices(); ++d)
+    early.push_back(out(d, 0)), settled.push_back(out(d, 1));
   EXPECT_EQ(settled, exact.distance);
   EXPECT_NE(early, exact.distance);
 }
@@ -78,8 +80,8 @@ TYPED_TEST(Programs, TheDistanceGradientSettlesWhenShortestPathsSay) {
 TYPED_TEST(Programs, NeuralDistanceGradientIsCentralDifferences) {
   lib::NeuralFieldShape shape;
   shape.hidden = {3, 2};
-  const TracedProgram program =
-      trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "neural");
+  const TracedProgram program = trace(
+      [&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "neural");
   // Edge lengths all differ: no two paths tie, so every min has one slope.
   std::vector<double> x{0, 1.03, 2.11, 0.47, 1.58, 2.62, 9}, y{0, 0.07, -0.05, 0.81, 0.77, 0.86, 9};
   const Network lone = Network::fromPositions(x, y, 1.2);  // device 6 hears no one
@@ -87,11 +89,13 @@ TYPED_TEST(Programs, NeuralDistanceGradientIsCentralDifferences) {
   const Network net = Network::fromPositions(x, y, 1.2);
   const ShortestPaths exact = shortestPaths(net, {0});
   std::vector<double> w;
-  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, 5)) w.insert(w.end(), layer.begin(), layer.end());
+  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, 5))
+    w.insert(w.end(), layer.begin(), layer.end());
   auto run = [&](const std::vector<double>& at) {
     diff::BasicGradient<TypeParam> g(program, net, 1);
     for (const ParameterInfo& p : program.parameters) {
-      g.parameter(p.name, std::vector<double>(at.begin() + p.offset, at.begin() + p.offset + p.width));
+      g.parameter(p.name,
+                  std::vector<double>(at.begin() + p.offset, at.begin() + p.offset + p.width));
     }
     g.sensor("source").set(0, true);
     HostPlane target("target", net.devices(), 1);
@@ -102,7 +106,8 @@ TYPED_TEST(Programs, NeuralDistanceGradientIsCentralDifferences) {
   {
     BasicSimulation<TypeParam> sim(program, lone, 1);
     for (const ParameterInfo& p : program.parameters) {
-      sim.parameter(p.name, std::vector<double>(w.begin() + p.offset, w.begin() + p.offset + p.width));
+      sim.parameter(p.name,
+                    std::vector<double>(w.begin() + p.offset, w.begin() + p.offset + p.width));
     }
     sim.sensor("source").set(0, true);
     sim.run(exact.roundsToSettle() + 3);
@@ -127,18 +132,22 @@ TYPED_TEST(Programs, NeuralDistanceGradientIsCentralDifferences) {
 TYPED_TEST(Programs, NeuralDistanceGoesRoundObstacles) {
   lib::NeuralFieldShape shape;
   shape.hidden = {4};
-  const TracedProgram plain =
-      trace([&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "plain");
+  const TracedProgram plain = trace(
+      [&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), shape); }, "plain");
   const TracedProgram walled = trace(
-      [&](Program& p) { return lib::neuralDistance(p, p.sense<bool>("source"), p.sense<bool>("obstacle"), shape); },
+      [&](Program& p) {
+        return lib::neuralDistance(p, p.sense<bool>("source"), p.sense<bool>("obstacle"), shape);
+      },
       "walled");
   const Network net = Network::grid(5, 4);  // a wall down column 2 cuts columns 3 and 4 off
   std::vector<double> w;
-  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, 2)) w.insert(w.end(), layer.begin(), layer.end());
+  for (const std::vector<double>& layer : lib::neuralInitialParameters(shape, 2))
+    w.insert(w.end(), layer.begin(), layer.end());
   auto run = [&](const TracedProgram& program, bool wall) {
     BasicSimulation<TypeParam> sim(program, net, 2);
     for (const ParameterInfo& p : program.parameters) {
-      sim.parameter(p.name, std::vector<double>(w.begin() + p.offset, w.begin() + p.offset + p.width));
+      sim.parameter(p.name,
+                    std::vector<double>(w.begin() + p.offset, w.begin() + p.offset + p.width));
     }
     sim.sensor("source").set(0, 0, true), sim.sensor("source").set(0, 1, true);
     for (std::int64_t y = 0; y < 4 && wall; ++y) sim.sensor("obstacle").set(y * 5 + 2, 0, true);

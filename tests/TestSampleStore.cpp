@@ -23,8 +23,7 @@ namespace {
 // Least squares under Adam, split unevenly (an empty owner too), with words whose bits must
 // come back: -0, a NaN with a payload, a subnormal.
 DataParallelSystem storedSystem(std::int64_t k = 4, std::int64_t n = 301) {
-  DataParallelSystem sys =
-      leastSquaresSystem(k, n, {0, 40, 40, 200, n}, rules::adam(k), 0.02);
+  DataParallelSystem sys = leastSquaresSystem(k, n, {0, 40, 40, 200, n}, rules::adam(k), 0.02);
   sys.owners[0][3][1] = impl::bitsOf(-0.0);
   sys.owners[2][7][0] = 0x7ff80000deadbeefull;
   sys.owners[3][0][2] = impl::bitsOf(4.9e-322);
@@ -77,7 +76,8 @@ TEST(SampleStore, ChunksAreHdf5sOwnBothWays) {
   sys.owners.resize(3);
   for (std::int64_t j = 0; j < n; ++j) {
     std::vector<Word> sample;
-    for (std::int64_t c = 0; c <= k; ++c) sample.push_back(mix64(std::uint64_t(j), std::uint64_t(c)));
+    for (std::int64_t c = 0; c <= k; ++c)
+      sample.push_back(mix64(std::uint64_t(j), std::uint64_t(c)));
     sys.owners[std::size_t(j * 3 / n)].push_back(sample);
   }
   io::saveSamples(path, sys);
@@ -132,12 +132,15 @@ TEST(SampleStore, BadStoresAreRefusedByName) {
   };
   DataParallelSystem wider = ruleOf(sys);
   wider.sampleWidth += 1;
-  EXPECT_EQ(load(wider), refusal(path, "/samples: its samples have width 5, the system's sample "
-                                       "width is 6"));
-  EXPECT_EQ(load(ruleOf(sys), -1), "kfield::io::loadSamples: " + path + ": owners = -1 is negative");
+  EXPECT_EQ(load(wider), refusal(path,
+                                 "/samples: its samples have width 5, the system's sample "
+                                 "width is 6"));
+  EXPECT_EQ(load(ruleOf(sys), -1),
+            "kfield::io::loadSamples: " + path + ": owners = -1 is negative");
   EXPECT_EQ(load(ruleOf(sys), std::int64_t(1) << 60),
-            refusal(path, "/samples: owners = 1152921504606846976 is more than its 301 samples: "
-                          "every owner needs one"));
+            refusal(path,
+                    "/samples: owners = 1152921504606846976 is more than its 301 samples: "
+                    "every owner needs one"));
 
   auto setOffsets = [&](std::vector<std::int64_t> offsets) {
     editFile(path, [&](hid_t f) {
@@ -147,13 +150,15 @@ TEST(SampleStore, BadStoresAreRefusedByName) {
     });
   };
   setOffsets({0, 40, 39, 200, 301});  // a split that goes backwards
-  EXPECT_EQ(load(ruleOf(sys)), refusal(path, "/samples: owner_offsets decrease: owner 1 begins at "
-                                             "40, owner 2 at 39"));
+  EXPECT_EQ(load(ruleOf(sys)), refusal(path,
+                                       "/samples: owner_offsets decrease: owner 1 begins at "
+                                       "40, owner 2 at 39"));
   EXPECT_EQ(io::loadSamples(path, ruleOf(sys), 4).owners, repartitioned(sys, 4).owners)
       << "an owner count of its own does not read the saved split";
   setOffsets({0, 40, 40, 200, 300});
-  EXPECT_EQ(load(ruleOf(sys)), refusal(path, "/samples: owner_offsets run from 0 to 300, not from "
-                                             "0 to the 301 samples"));
+  EXPECT_EQ(load(ruleOf(sys)), refusal(path,
+                                       "/samples: owner_offsets run from 0 to 300, not from "
+                                       "0 to the 301 samples"));
 
   io::saveCheckpoint(dir / "c.h5", runFor<Kokkos::DefaultHostExecutionSpace>(sys, 1));
   const std::string kind = errorOf([&] { io::loadSamples(dir / "c.h5", ruleOf(sys)); });
@@ -191,8 +196,8 @@ TEST(SampleStore, BadStoresAreRefusedByName) {
     const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, 2, chunk);
     const hid_t space = H5Screate_simple(2, dims, nullptr);
-    H5Dclose(H5Dcreate2(f, "/samples/values", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl,
-                        H5P_DEFAULT));
+    H5Dclose(
+        H5Dcreate2(f, "/samples/values", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT));
     H5Sclose(space);
     H5Pclose(dcpl);
     const hid_t g = H5Gopen2(f, "/samples", H5P_DEFAULT);
@@ -203,8 +208,9 @@ TEST(SampleStore, BadStoresAreRefusedByName) {
     H5Gclose(g);
   });
   const std::string huge = load(ruleOf(sys), 2);
-  EXPECT_EQ(huge.rfind(refusal(path, "/samples/values: its [140737488355328, 5] values need "
-                                     "5.0 PiB, but this machine's memory is "),
+  EXPECT_EQ(huge.rfind(refusal(path,
+                               "/samples/values: its [140737488355328, 5] values need "
+                               "5.0 PiB, but this machine's memory is "),
                        0),
             0u)
       << huge;

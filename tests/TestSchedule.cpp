@@ -55,7 +55,8 @@ TYPED_TEST(Scheduled, OnePeriodWithoutJitterGivesTheBitsOfSynchronousRounds) {
       const TracedProgram program = entry.build(net, {});
       // The third and fourth runs start with every device heard (lockstep steps keep the
       // clock per sample), with samples of different lengths.
-      const std::vector<std::vector<std::int64_t>> runs = {{3, 5, 0}, {4, 1, 6}, {2, 5, 3}, {1, 0, 2}};
+      const std::vector<std::vector<std::int64_t>> runs = {
+          {3, 5, 0}, {4, 1, 6}, {2, 5, 3}, {1, 0, 2}};
       expectSameBits(synchronousOutput<TypeParam>(program, net, 3, runs, nullptr),
                      synchronousOutput<TypeParam>(program, net, 3, runs, &lockstep), entry.name);
     }
@@ -63,7 +64,8 @@ TYPED_TEST(Scheduled, OnePeriodWithoutJitterGivesTheBitsOfSynchronousRounds) {
 }
 
 // The time of firing k of each device, and which firings come before a horizon.
-std::int64_t firingsBefore(const Schedule& schedule, std::int64_t d, std::int64_t s, double horizon) {
+std::int64_t firingsBefore(const Schedule& schedule, std::int64_t d, std::int64_t s,
+                           double horizon) {
   std::int64_t k = 0;
   while (schedule.firingTime(k, d, s) < horizon) ++k;
   return k;
@@ -72,8 +74,8 @@ std::int64_t firingsBefore(const Schedule& schedule, std::int64_t d, std::int64_
 TYPED_TEST(Scheduled, DevicesFireAsTheScheduleSays) {
   const Network net = Network::randomGeometric(200, 1.5, 2);
   const Schedule schedule{0.5, 0.4, 17};
-  const TracedProgram program = trace(
-      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+  const TracedProgram program =
+      trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
   BasicSimulation<TypeParam> sim(program, net, 2, schedule);
   sim.sensor("source").set(0, true);
   sim.run(std::vector<std::int64_t>{7, 3});
@@ -189,7 +191,8 @@ void expectReplay(const Network& net, const Schedule& schedule, std::int64_t per
   const HostPlane out = sim.output();
   for (std::int64_t s = 0; s < samples; ++s) {
     const Replay r = replay(net, schedule, s, s * 11, double(periods) * schedule.period, sw);
-    const std::vector<double>* expected[] = {&r.hops, &r.count, &r.time, &r.delta, &r.heard, &r.oldest};
+    const std::vector<double>* expected[] = {&r.hops,  &r.count, &r.time,
+                                             &r.delta, &r.heard, &r.oldest};
     for (std::int64_t c = 0; c < 6; ++c) {
       for (std::int64_t d = 0; d < n; ++d) {
         ASSERT_TRUE(sameBits(out(c * n + d, s), (*expected[c])[d]))
@@ -203,7 +206,8 @@ void expectReplay(const Network& net, const Schedule& schedule, std::int64_t per
 TYPED_TEST(Scheduled, FiringsRunInTheOrderOfTheirTimes) {
   for (std::int64_t samples : {3, 1}) {
     expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 9, {}, samples);
-    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{2.0, 2.0, 6}, 12, {}, samples);
+    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{2.0, 2.0, 6}, 12, {},
+                            samples);
     // Jitter small against the period: a wave crosses many hops in one period.
     expectReplay<TypeParam>(Network::grid(10, 10), Schedule{1.0, 0.05, 1}, 4, {}, samples);
     // Lockstep: from the second run on, every device has fired and hears all its neighbors.
@@ -215,7 +219,8 @@ TYPED_TEST(Scheduled, FiringsRunInTheOrderOfTheirTimes) {
 TYPED_TEST(Scheduled, MessagesOlderThanTheRetentionAreNotHeard) {
   for (std::int64_t samples : {3, 1}) {
     expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5, 1.2}, 9, {}, samples);
-    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 1.0, 2, 0.7}, 9, {}, samples);
+    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 1.0, 2, 0.7}, 9,
+                            {}, samples);
   }
 }
 
@@ -226,7 +231,8 @@ TYPED_TEST(Scheduled, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
     sw.device = samples == 1 ? 1 : 23;  // a neighbor of the last sample's source (0 or 22)
     expectReplay<TypeParam>(Network::grid(12, 9), Schedule{1.0, 0.9, 5}, 12, sw, samples);
     sw.device = samples == 1 ? 0 : 11;  // the source of the last sample
-    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 0.6, 2, 1.5}, 9, sw, samples);
+    expectReplay<TypeParam>(Network::randomGeometric(250, 1.6, 8), Schedule{1.0, 0.6, 2, 1.5}, 9,
+                            sw, samples);
     // Lockstep: every device has fired before the switch, and its neighbors must stop hearing
     // it all the same; split, the run before the switch keeps the clock per sample.
     sw.device = samples == 1 ? 1 : 23;
@@ -241,8 +247,8 @@ TYPED_TEST(Scheduled, SwitchedOffDevicesAreSilentAndReturnAsNewOnes) {
 TYPED_TEST(Scheduled, HopGradientsHealWhenASourceFails) {
   const Network net = Network::grid(15, 11);
   const std::int64_t a = 3, b = net.devices() - 1;
-  const TracedProgram program = trace(
-      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+  const TracedProgram program =
+      trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
   for (const double jitter : {0.7, 0.0}) {
     BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, jitter, 3});
     sim.sensor("source").set(a, true).set(b, true);
@@ -362,8 +368,8 @@ TYPED_TEST(Scheduled, ASensorSwitchesDevicesAsSwitchOnDoes) {
 // 0 may not fire before 1 does, although its only neighbor is no earlier than itself.
 TYPED_TEST(Scheduled, DevicesFiringAtTheSameTimeFireTogether) {
   const Network path = Network::grid(3, 1);
-  const TracedProgram program = trace(
-      [](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
+  const TracedProgram program =
+      trace([](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
   const Schedule schedule{1.0, 0.5, 4};
   // With two samples (the second on the path read backwards) the clock is marked a sample
   // row at a time.
@@ -391,8 +397,8 @@ TYPED_TEST(Scheduled, DevicesFiringAtTheSameTimeFireTogether) {
 // neither hears the other.
 TYPED_TEST(Scheduled, DevicesTiedAfterOtherStepsFireTogether) {
   const Network path = Network::grid(4, 1);
-  const TracedProgram program = trace(
-      [](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
+  const TracedProgram program =
+      trace([](Program& p) { return p.neighbors(p.constant(1.0)).excludeSelf().sum(); }, "heard");
   for (const std::int64_t samples : {1, 2}) {  // the second sample on the path read backwards
     BasicSimulation<TypeParam> sim(program, path, samples, Schedule{1.0, 0.5, 4});
     SimulationCarry carry = sim.carry();
@@ -413,8 +419,8 @@ TYPED_TEST(Scheduled, DevicesTiedAfterOtherStepsFireTogether) {
 
 TYPED_TEST(Scheduled, HopGradientsConvergeToBreadthFirstHops) {
   for (const Network& net : {Network::grid(15, 11), Network::randomGeometric(400, 1.5, 12)}) {
-    const TracedProgram program = trace(
-        [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+    const TracedProgram program =
+        trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
     BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, 0.7, 3});
     sim.sensor("source").set(3, true);
     sim.sensor("source").set(net.devices() - 1, true);
@@ -473,14 +479,15 @@ TYPED_TEST(Scheduled, ASpawnOverflowNamesTheFiringsTime) {
         const Field<int> id = p.uid();
         const Field<int> launch = p.mux(p.time() == 0.0, id, p.constant(-1));
         return toDouble(p.spawn<double>(launch, 1, [&](const Field<int>& key) {
-          return std::make_pair(lib::hopGradient(p, id == key), p.time() < 5.0);
-        }).count());
+                           return std::make_pair(lib::hopGradient(p, id == key), p.time() < 5.0);
+                         }).count());
       },
       "own-keys");
   BasicSimulation<TypeParam> sim(program, net, 1, Schedule{1.0, 0.0, 0});
-  EXPECT_EQ(errorOf([&] { sim.run(4); }),
-            "kfield::Simulation: program 'own-keys', spawn '" + program.spawns.at(0).path +
-                "': device 0 would hold more than 1 live processes at time 1 of sample 0 (raise maxKeys)");
+  EXPECT_EQ(errorOf([&] { sim.run(4); }), "kfield::Simulation: program 'own-keys', spawn '" +
+                                              program.spawns.at(0).path +
+                                              "': device 0 would hold more than 1 live processes "
+                                              "at time 1 of sample 0 (raise maxKeys)");
   EXPECT_EQ(sampleOf(sim.firings()), std::vector<double>(12, 2.0));  // times 0 and 1 ran
 }
 
@@ -502,7 +509,8 @@ TYPED_TEST(Scheduled, ABatchSplitIntoSimulationsKeepsItsBits) {
     const HostPlane out = half.output();
     for (std::size_t r = 0; r < out.extent(0); ++r) {
       for (std::int64_t s = 0; s < 2; ++s) {
-        ASSERT_TRUE(sameBits(out(r, s), all(r, first + s))) << "row " << r << ", sample " << first + s;
+        ASSERT_TRUE(sameBits(out(r, s), all(r, first + s)))
+            << "row " << r << ", sample " << first + s;
       }
     }
   }
@@ -510,8 +518,8 @@ TYPED_TEST(Scheduled, ABatchSplitIntoSimulationsKeepsItsBits) {
 
 TYPED_TEST(Scheduled, BadSchedulesAreRefused) {
   const Network net = Network::grid(3, 3);
-  const TracedProgram program = trace(
-      [](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
+  const TracedProgram program =
+      trace([](Program& p) { return lib::hopGradient(p, p.sense<bool>("source")); }, "hops");
   auto make = [&](Schedule s) {
     return errorOf([&] { BasicSimulation<TypeParam> sim(program, net, 1, s); });
   };
@@ -558,10 +566,9 @@ TYPED_TEST(Scheduled, BadSchedulesAreRefused) {
 // Synchronous rounds: the clock reads the round, 0, 1, 2, ...
 TYPED_TEST(Scheduled, SynchronousRoundsReadTheRoundAsTheirTime) {
   const Network net = Network::grid(4, 4);
-  const TracedProgram program =
-      trace([](Program& p) {
-        return p.tuple(p.time(), p.deltaTime(), p.nbrLag().excludeSelf().max());
-      }, "clock");
+  const TracedProgram program = trace(
+      [](Program& p) { return p.tuple(p.time(), p.deltaTime(), p.nbrLag().excludeSelf().max()); },
+      "clock");
   BasicSimulation<TypeParam> sim(program, net, 2);
   sim.run(std::vector<std::int64_t>{1, 4});
   const HostPlane out = sim.output();

@@ -161,7 +161,8 @@ TYPED_TEST(Simulation, ParametersAreSetBeforeARunAndReadEverywhere) {
   EXPECT_EQ(program.parameterWidth(), 2);
   const Network net = Network::grid(5, 1);
   Sim<TypeParam> sim(program, net, 2);
-  EXPECT_EQ(errorOf([&] { sim.run(1); }), "kfield::Simulation: program 'weights': parameter 'w' is not set");
+  EXPECT_EQ(errorOf([&] { sim.run(1); }),
+            "kfield::Simulation: program 'weights': parameter 'w' is not set");
   EXPECT_EQ(errorOf([&] { sim.parameter("w", {1.0}); }),
             "kfield::Simulation: parameter 'w' has width 2, got 1 values");
   EXPECT_EQ(errorOf([&] { sim.parameter("v", {1.0}); }),
@@ -200,8 +201,11 @@ TYPED_TEST(Simulation, BadSimulationInputIsRefusedByName) {
   EXPECT_EQ(errorOf([&] { Sim<TypeParam>(hopProgram(), net, 0); }),
             "kfield::Simulation: samples must be >= 1, got 0");
   const Network bare = Network::fromCsr({0, 2, 4}, {0, 1, 0, 1}, {}, {}, {}, "two devices");
-  EXPECT_EQ(errorOf([&] { Sim<TypeParam>(lib::findProgram("distance-gradient")->build(bare, {}), bare, 1); }),
-            "kfield::Simulation: program 'distance-gradient' reads edge lengths, but network 'two devices' has none "
+  EXPECT_EQ(errorOf([&] {
+              Sim<TypeParam>(lib::findProgram("distance-gradient")->build(bare, {}), bare, 1);
+            }),
+            "kfield::Simulation: program 'distance-gradient' reads edge lengths, but network 'two "
+            "devices' has none "
             "(neither lengths nor positions)");
 }
 
@@ -226,7 +230,8 @@ BasicSimulation<Space> libraryRun(const lib::LibraryProgram& p, const Network& n
       if (name == "destination") sim.sensor(name).set(net.devices() - 1 - s, s, true);
       if (name == "obstacle") sim.sensor(name).set(13 + s, s, true);
       if (name == "value") {
-        for (std::int64_t d = 0; d < net.devices(); ++d) sim.sensor(name).set(d, s, double(d % 5) + s);
+        for (std::int64_t d = 0; d < net.devices(); ++d)
+          sim.sensor(name).set(d, s, double(d % 5) + s);
       }
     }
   }
@@ -272,7 +277,8 @@ TYPED_TEST(Simulation, ARestoredCarryContinuesBitForBit) {
     resumed.runUntilStable(200);
     auto straight = libraryRun<TypeParam>(p, net);
     straight.runUntilStable(205);
-    EXPECT_EQ(bitsOfPlane(resumed.output()), bitsOfPlane(straight.output())) << p.name << " until stable";
+    EXPECT_EQ(bitsOfPlane(resumed.output()), bitsOfPlane(straight.output()))
+        << p.name << " until stable";
   }
 }
 
@@ -381,8 +387,9 @@ TYPED_TEST(Simulation, ACarryOfAnotherShapeIsRefused) {
             "kfield::Simulation: restore: the carry has round counts for 2 samples, not 3");
   const Network other = Network::grid(9, 5);
   auto small = libraryRun<TypeParam>(hop, other);
-  EXPECT_EQ(errorOf([&] { sim.restore(small.carry()); }),
-            "kfield::Simulation: restore: the carry's exports are 45 x 3, this simulation's 54 x 3");
+  EXPECT_EQ(
+      errorOf([&] { sim.restore(small.carry()); }),
+      "kfield::Simulation: restore: the carry's exports are 45 x 3, this simulation's 54 x 3");
 }
 
 }  // namespace

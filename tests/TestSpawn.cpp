@@ -35,9 +35,8 @@ TracedProgram twoSources(std::int64_t a, std::int64_t b, int laterB, int end, in
       [=](Program& p) {
         const Field<int> id = p.uid();
         const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
-        const Field<int> launch =
-            p.mux(id == int(a) && round == 1, id,
-                  p.mux(id == int(b) && round == laterB, id, p.constant(-1)));
+        const Field<int> launch = p.mux(id == int(a) && round == 1, id,
+                                        p.mux(id == int(b) && round == laterB, id, p.constant(-1)));
         const Processes<double> ps = p.spawn<double>(launch, maxKeys, [&](const Field<int>& key) {
           return std::make_pair(lib::hopGradient(p, id == key), round < end);
         });
@@ -69,7 +68,8 @@ void expectSpread(const Network& net, std::int64_t a, std::int64_t b, int maxKey
       const bool hasB = rounds < end && hopsB[d] <= double(rounds - laterB);
       ASSERT_EQ(out(d, 0), double(int(hasA) + int(hasB))) << "round " << rounds << ", device " << d;
       ASSERT_EQ(out(n + d, 0), hasA ? hopsA[d] : -1.0) << "round " << rounds << ", device " << d;
-      ASSERT_EQ(out(2 * n + d, 0), hasB ? hopsB[d] : -1.0) << "round " << rounds << ", device " << d;
+      ASSERT_EQ(out(2 * n + d, 0), hasB ? hopsB[d] : -1.0)
+          << "round " << rounds << ", device " << d;
     }
   }
 }
@@ -97,7 +97,8 @@ TYPED_TEST(Spawn, MoreLiveKeysThanTheBoundIsAnError) {
   BasicSimulation<TypeParam> sim(program, net, 1);
   EXPECT_EQ(errorOf([&] { sim.run(20); }),
             "kfield::Simulation: program 'two-sources', spawn '" + program.spawns.at(0).path +
-                "': device " + std::to_string(device) + " would hold more than 1 live processes in round " +
+                "': device " + std::to_string(device) +
+                " would hold more than 1 live processes in round " +
                 std::to_string(std::int64_t(first)) + " of sample 0 (raise maxKeys)");
   EXPECT_EQ(sim.rounds()[0], std::int64_t(first));  // the round ran, keeping the smaller key
 }
@@ -112,14 +113,15 @@ TYPED_TEST(Spawn, AFullDeviceThatIsOfferedNewKeysOverflows) {
         const Field<int> round = p.remember(0, [](Field<int> r) { return r + 1; });
         const Field<int> launch = p.mux(round == 1, id, p.constant(-1));
         return toDouble(p.spawn<double>(launch, 1, [&](const Field<int>& key) {
-          return std::make_pair(lib::hopGradient(p, id == key), round < 5);
-        }).count());
+                           return std::make_pair(lib::hopGradient(p, id == key), round < 5);
+                         }).count());
       },
       "own-keys");
   BasicSimulation<TypeParam> sim(program, net, 1);
-  EXPECT_EQ(errorOf([&] { sim.run(4); }),
-            "kfield::Simulation: program 'own-keys', spawn '" + program.spawns.at(0).path +
-                "': device 0 would hold more than 1 live processes in round 2 of sample 0 (raise maxKeys)");
+  EXPECT_EQ(errorOf([&] { sim.run(4); }), "kfield::Simulation: program 'own-keys', spawn '" +
+                                              program.spawns.at(0).path +
+                                              "': device 0 would hold more than 1 live processes "
+                                              "in round 2 of sample 0 (raise maxKeys)");
 }
 
 // A source that appears starts its gradient; one that stops being a source lets it die out.
@@ -133,7 +135,8 @@ TYPED_TEST(Spawn, SourceGradientsComeAndGoWithTheirSources) {
   sim.sensor("source").set(0, 0, 1.0);
   sim.sensor("source").set(59, 0, 1.0);
   sim.run(30);
-  const auto hops0 = bfsHops(net, {0}), hops59 = bfsHops(net, {59}), nearest = bfsHops(net, {0, 59});
+  const auto hops0 = bfsHops(net, {0}), hops59 = bfsHops(net, {59}),
+             nearest = bfsHops(net, {0, 59});
   HostPlane out = sim.output();
   for (std::int64_t d = 0; d < 60; ++d) {
     const double count = double(int(hops0[d] < 6.0) + int(hops59[d] < 6.0));
@@ -348,38 +351,52 @@ TYPED_TEST(Spawn, ThreePartKeysAlignOnEveryPart) {
 TYPED_TEST(Spawn, BadSpawnsAreRefusedWhenTraced) {
   EXPECT_EQ(errorOf([] {
               trace([](Program& p) {
-                return p.spawn<double>(p.uid(), 4, [&](const Field<int>&) {
-                  return std::make_pair(p.constant(1.0), p.constant(true));
-                }).sum();
+                return p
+                    .spawn<double>(p.uid(), 4,
+                                   [&](const Field<int>&) {
+                                     return std::make_pair(p.constant(1.0), p.constant(true));
+                                   })
+                    .sum();
               });
             }),
             "kfield::trace: spawn 'spawn@0': the process never ends (keep is the constant true): "
             "give it an end rule, such as keeping it while a timer runs");
   EXPECT_EQ(errorOf([] {
               trace([](Program& p) {
-                return p.spawn<double>(p.uid(), 65, [&](const Field<int>& key) {
-                  return std::make_pair(p.constant(1.0), key < 3);
-                }).sum();
+                return p
+                    .spawn<double>(p.uid(), 65,
+                                   [&](const Field<int>& key) {
+                                     return std::make_pair(p.constant(1.0), key < 3);
+                                   })
+                    .sum();
               });
             }),
             "kfield::trace: spawn 'spawn@0': maxKeys must be in [1, 64], got 65");
   EXPECT_EQ(errorOf([] {
               trace([](Program& p) {
-                return p.spawn<double>(p.uid(), 2, [&](const Field<int>& key) {
-                  const auto inner = p.spawn<double>(key, 2, [&](const Field<int>& k) {
-                    return std::make_pair(p.constant(1.0), k < 3);
-                  });
-                  return std::make_pair(inner.sum(), key < 3);
-                }).sum();
+                return p
+                    .spawn<double>(p.uid(), 2,
+                                   [&](const Field<int>& key) {
+                                     const auto inner =
+                                         p.spawn<double>(key, 2, [&](const Field<int>& k) {
+                                           return std::make_pair(p.constant(1.0), k < 3);
+                                         });
+                                     return std::make_pair(inner.sum(), key < 3);
+                                   })
+                    .sum();
               });
             }),
             "kfield::trace: a spawn inside a spawn's process is not supported (at "
             "'spawn@0/branch@0/align_left/align@0')");
   EXPECT_EQ(errorOf([] {
               trace([](Program& p) {
-                return p.spawn<double>(p.uid(), 2, [&](const Field<int>& key) {
-                  return std::make_pair(p.nbr(0.0, p.neighbors(p.constant(1.0))).sum(), key < 3);
-                }).sum();
+                return p
+                    .spawn<double>(p.uid(), 2,
+                                   [&](const Field<int>& key) {
+                                     return std::make_pair(
+                                         p.nbr(0.0, p.neighbors(p.constant(1.0))).sum(), key < 3);
+                                   })
+                    .sum();
               });
             }),
             "kfield::trace: spawn 'spawn@0': an exchange inside a process is not supported "
@@ -387,10 +404,15 @@ TYPED_TEST(Spawn, BadSpawnsAreRefusedWhenTraced) {
   int calls = 0;  // a process that traces differently on its second slot
   EXPECT_EQ(errorOf([&] {
               trace([&](Program& p) {
-                return p.spawn<double>(p.uid(), 2, [&](const Field<int>& key) {
-                  const Field<double> v = ++calls == 2 ? p.neighbors(p.constant(1.0)).sum() : p.constant(1.0);
-                  return std::make_pair(v, key < 3);
-                }).sum();
+                return p
+                    .spawn<double>(p.uid(), 2,
+                                   [&](const Field<int>& key) {
+                                     const Field<double> v =
+                                         ++calls == 2 ? p.neighbors(p.constant(1.0)).sum()
+                                                      : p.constant(1.0);
+                                     return std::make_pair(v, key < 3);
+                                   })
+                    .sum();
               });
             }),
             "kfield::trace: spawn 'spawn@0': the process traced 1 neighbor calls for slot 1 and 0 "

@@ -29,7 +29,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 TracedProgram clocks() {
   return trace([](Program& p) {
     const auto v = p.sense<double>("v");
-    return p.tuple(lib::countdown(p, 5.0), lib::decayInTime(p, v, 0.25), lib::sharedClock(p), p.time());
+    return p.tuple(lib::countdown(p, 5.0), lib::decayInTime(p, v, 0.25), lib::sharedClock(p),
+                   p.time());
   });
 }
 
@@ -101,7 +102,9 @@ std::vector<std::pair<double, double>> bisRound(const Network& net, const std::v
       const std::pair<double, double> c{std::max(was[j].first + lengths[k], age * speed), age};
       if (c < best) best = c;
     }
-    now[d] = source[d] ? std::make_pair(0.0, 0.0) : best.first < kInf ? best : std::make_pair(kInf, 0.0);
+    now[d] = source[d]           ? std::make_pair(0.0, 0.0)
+             : best.first < kInf ? best
+                                 : std::make_pair(kInf, 0.0);
   }
   return now;
 }
@@ -110,7 +113,8 @@ TYPED_TEST(TimeLibrary, TheBisGradientFollowsItsRuleEveryRound) {
   const Network net = Network::randomGeometric(300, 1.5, 4);
   const std::int64_t n = net.devices();
   for (const double speed : {0.0, 0.7, 1.5}) {
-    const auto program = trace([speed](Program& p) { return lib::bisGradient(p, p.sense<bool>("source"), speed); });
+    const auto program =
+        trace([speed](Program& p) { return lib::bisGradient(p, p.sense<bool>("source"), speed); });
     BasicSimulation<TypeParam> sim(program, net, 1);
     std::vector<char> source(n, 0);
     source[0] = source[n - 1] = 1;
@@ -126,7 +130,8 @@ TYPED_TEST(TimeLibrary, TheBisGradientFollowsItsRuleEveryRound) {
       const HostPlane out = sim.output();
       for (std::int64_t d = 0; d < n; ++d) {
         ASSERT_TRUE(sameBits(out(d, 0), host[d].first))
-            << "speed " << speed << ", round " << r << ", device " << d << ": " << out(d, 0) << " vs " << host[d].first;
+            << "speed " << speed << ", round " << r << ", device " << d << ": " << out(d, 0)
+            << " vs " << host[d].first;
       }
     }
   }
@@ -138,9 +143,12 @@ TYPED_TEST(TimeLibrary, TheBisGradientFollowsItsRuleEveryRound) {
 TYPED_TEST(TimeLibrary, TheBisGradientHealsFasterThanTheDistanceGradient) {
   const Network net = Network::randomGeometric(600, 1.5, 9);
   const std::int64_t n = net.devices();
-  const auto bis = trace([](Program& p) { return lib::bisGradient(p, p.sense<bool>("source"), 1.5); });
-  const auto slow = trace([](Program& p) { return lib::bisGradient(p, p.sense<bool>("source"), 0.0); });
-  const auto plain = trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); });
+  const auto bis =
+      trace([](Program& p) { return lib::bisGradient(p, p.sense<bool>("source"), 1.5); });
+  const auto slow =
+      trace([](Program& p) { return lib::bisGradient(p, p.sense<bool>("source"), 0.0); });
+  const auto plain =
+      trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); });
   auto healing = [&](const TracedProgram& program, HostPlane* settled) {
     BasicSimulation<TypeParam> sim(program, net, 1);
     sim.sensor("source").set(0, true);

@@ -10,7 +10,8 @@ using diff::kLive;
 using diff::kSeed;
 using diff::kZero;
 
-graph::Node node(const std::string& kind, std::vector<std::string> reads, std::vector<std::string> writes) {
+graph::Node node(const std::string& kind, std::vector<std::string> reads,
+                 std::vector<std::string> writes) {
   return graph::Node{kind, "", std::move(reads), std::move(writes), false};
 }
 
@@ -33,9 +34,9 @@ TEST(Transpose, JoinsSumInReverseNodeOrderWithTheSeedFirst) {
   EXPECT_EQ(plan.joins[0].plane, "out");
   EXPECT_EQ(plan.joins[0].target, 1);
   EXPECT_EQ(plan.joins[0].sources, (std::vector<diff::gidx>{kSeed, 0}));
-  EXPECT_EQ(plan.seedOf[2], (std::vector<diff::gidx>{1}));     // h consumes out's join
-  EXPECT_EQ(plan.seedOf[3], (std::vector<diff::gidx>{2}));     // g: z's only reader is h
-  EXPECT_EQ(plan.joins[1].plane, "y");                         // not seeded: k wrote it later
+  EXPECT_EQ(plan.seedOf[2], (std::vector<diff::gidx>{1}));  // h consumes out's join
+  EXPECT_EQ(plan.seedOf[3], (std::vector<diff::gidx>{2}));  // g: z's only reader is h
+  EXPECT_EQ(plan.joins[1].plane, "y");                      // not seeded: k wrote it later
   EXPECT_EQ(plan.joins[1].sources, (std::vector<diff::gidx>{2, 3}));  // h's first, then g's
   EXPECT_EQ(plan.seedOf[5], (std::vector<diff::gidx>{4}));            // f consumes y's join
   EXPECT_EQ(plan.joins[2].plane, "x");
@@ -78,12 +79,14 @@ TEST(Transpose, RefusesOpaqueNodesSecondOrderAndMissingEntries) {
   g.nodes[1].opaque = false;
   auto short_ = vjpsOf(g);
   short_.pop_back();
-  EXPECT_EQ(errorOf([&] { diff::transpose(g, short_, {"z"}); }),
-            "kfield::diff::transpose: node 1 'sort' at path 'ranking@0' has no vjp entry (1 entries "
-            "for 2 nodes)");
+  EXPECT_EQ(
+      errorOf([&] { diff::transpose(g, short_, {"z"}); }),
+      "kfield::diff::transpose: node 1 'sort' at path 'ranking@0' has no vjp entry (1 entries "
+      "for 2 nodes)");
   const auto plan = diff::transpose(g, vjpsOf(g), {"z"});
-  EXPECT_NE(errorOf([&] { diff::transpose(plan.reversed, vjpsOf(plan.reversed), {}); })
-                .find("the graph is already a reverse (second order is not supported)"),
+  EXPECT_NE(errorOf([&] {
+              diff::transpose(plan.reversed, vjpsOf(plan.reversed), {});
+            }).find("the graph is already a reverse (second order is not supported)"),
             std::string::npos);
 }
 

@@ -27,7 +27,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Small integers with many ties, so later components decide often.
 double tied(int which, std::int64_t d, std::int64_t s) {
-  std::uint64_t h = std::uint64_t(d) * 0x9E3779B97F4A7C15ull ^ std::uint64_t(s) * 0xC2B2AE3D27D4EB4Full ^
+  std::uint64_t h = std::uint64_t(d) * 0x9E3779B97F4A7C15ull ^
+                    std::uint64_t(s) * 0xC2B2AE3D27D4EB4Full ^
                     std::uint64_t(which + 1) * 0x165667B19E3779F9ull;
   h ^= h >> 29;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -131,12 +132,13 @@ TYPED_TEST(Tuples, FoldsInsideABranchSeeOnlyTheirSide) {
       std::tuple<double, double> best{left ? kInf : -kInf, left ? kInf : -kInf};
       for (std::int64_t j : net.neighborsOf(d)) {
         if ((tied(0, j, s) < 1.5) != left || (left && j == d)) continue;
-        const std::tuple<double, double> v =
-            left ? std::make_tuple(tied(0, j, s), tied(1, j, s)) : std::make_tuple(tied(1, j, s), tied(0, j, s));
+        const std::tuple<double, double> v = left ? std::make_tuple(tied(0, j, s), tied(1, j, s))
+                                                  : std::make_tuple(tied(1, j, s), tied(0, j, s));
         if (left ? v < best : best < v) best = v;
       }
       EXPECT_EQ(bitsOf(out(d, s)), bitsOf(std::get<0>(best))) << "device " << d << ", sample " << s;
-      EXPECT_EQ(bitsOf(out(n + d, s)), bitsOf(std::get<1>(best))) << "device " << d << ", sample " << s;
+      EXPECT_EQ(bitsOf(out(n + d, s)), bitsOf(std::get<1>(best)))
+          << "device " << d << ", sample " << s;
     }
   }
 }
@@ -157,7 +159,8 @@ TYPED_TEST(Tuples, NbrOfATupleSeesWhatWasSentLastRound) {
   const HostPlane later = runOn<TypeParam>(program, net, 1, 3);
   for (std::int64_t d = 0; d < 7; ++d) {
     double lowest = kInf;
-    for (std::int64_t j = std::max<std::int64_t>(d - 1, 0); j <= std::min<std::int64_t>(d + 1, 6); ++j) {
+    for (std::int64_t j = std::max<std::int64_t>(d - 1, 0); j <= std::min<std::int64_t>(d + 1, 6);
+         ++j) {
       lowest = std::min(lowest, tied(0, j, 0));
     }
     EXPECT_EQ(later(d, 0), lowest) << "device " << d;
@@ -234,10 +237,11 @@ TYPED_TEST(Tuples, ComponentsArePlanesUnderTheCallsPath) {
   for (std::int64_t d = 0; d < 12; ++d) smallest = std::min(smallest, tied(0, d, 0));
   for (std::int64_t d = 0; d < 12; ++d) {
     std::tuple<double, double> best{-kInf, -kInf};
-    for (std::int64_t j = std::max<std::int64_t>(d - 1, 0); j <= std::min<std::int64_t>(d + 1, 11); ++j) {
+    for (std::int64_t j = std::max<std::int64_t>(d - 1, 0); j <= std::min<std::int64_t>(d + 1, 11);
+         ++j) {
       const double x = tied(0, j, 0);
-      const std::tuple<double, double> here =
-          x < 1.0 ? std::tuple<double, double>{smallest, 1.0} : std::tuple<double, double>{x * 2.0, 5.0};
+      const std::tuple<double, double> here = x < 1.0 ? std::tuple<double, double>{smallest, 1.0}
+                                                      : std::tuple<double, double>{x * 2.0, 5.0};
       if (here > best) best = here;
     }
     EXPECT_EQ(out(d, 0), std::get<0>(best)) << "device " << d;
@@ -272,7 +276,8 @@ void expectGradientCast(const Network& net, const std::vector<std::int64_t>& sou
         best = dist[k][d], expected = value[sources[k]];
       }
     }
-    ASSERT_EQ(bitsOf(out[d]), bitsOf(expected)) << "device " << d << ": " << out[d] << " vs " << expected << " at " << best;
+    ASSERT_EQ(bitsOf(out[d]), bitsOf(expected))
+        << "device " << d << ": " << out[d] << " vs " << expected << " at " << best;
   }
 }
 
@@ -289,7 +294,8 @@ TYPED_TEST(Tuples, GradientsFlowThroughTupleSharesAndOutputs) {
     diff::BasicGradient<TypeParam> g(program, net, 2);
     g.parameter("scale", {1.25});
     for (std::int64_t d = 0; d < net.devices(); ++d) {
-      for (std::int64_t s = 0; s < 2; ++s) g.sensor("source").set(d, s, d == 7 * (s + 1) ? 1.0 : 0.0);
+      for (std::int64_t s = 0; s < 2; ++s)
+        g.sensor("source").set(d, s, d == 7 * (s + 1) ? 1.0 : 0.0);
     }
     g.loss(diff::Loss::Output);
     return g.run(15).sampleGradient;
@@ -307,9 +313,8 @@ TYPED_TEST(Tuples, GradientsFlowThroughTupleSharesAndOutputs) {
     return p.tuple(get<0>(t), get<1>(t) * 0.0);  // the second component adds nothing
   }));
   // A tuple output's target has its rows; the learner's scenario, its words.
-  const auto pair = trace([](Program& p) {
-    return lib::nearestSource(p, p.sense<bool>("source"), p.constant(1.0));
-  });
+  const auto pair = trace(
+      [](Program& p) { return lib::nearestSource(p, p.sense<bool>("source"), p.constant(1.0)); });
   diff::BasicGradient<TypeParam> g(pair, net, 2);
   EXPECT_EQ(errorOf([&] { g.target(HostPlane("t", 400, 2)); }),
             "kfield::diff::Gradient: the target is 400 x 2, expected (output width x devices) x "

@@ -55,8 +55,7 @@ TYPED_TEST(Update, ShippedRulesMatchTheDefinitionBitForBit) {
   const std::int64_t k = 1000;
   EXPECT_EQ(expectDefinitionBits<TypeParam>(rules::sgd(k).update, {}, k), "sgd");
   const auto momentum = rules::momentum(k, 0.75);
-  EXPECT_EQ(expectDefinitionBits<TypeParam>(momentum.update, momentum.initialState, k),
-            "momentum");
+  EXPECT_EQ(expectDefinitionBits<TypeParam>(momentum.update, momentum.initialState, k), "momentum");
   for (const auto& adam : {rules::adam(k), rules::adam(k, 0.8, 0.99, 1e-6)}) {
     EXPECT_EQ(expectDefinitionBits<TypeParam>(adam.update, adam.initialState, k), "adam");
   }
@@ -71,8 +70,8 @@ TYPED_TEST(Update, ProgramsNearAShippedRuleAreInterpreted) {
   adam.update.assignments[1] = pointwise::set(3 * k + 1, Expr::slot(3 * k + 1) * Expr(0.8));
   EXPECT_EQ(expectDefinitionBits<TypeParam>(adam.update, adam.initialState, k), "interpreted");
   auto sgd = rules::sgd(k);
-  sgd.update.assignments[0] = pointwise::each(
-      0, k, Expr::indexed(0) - Expr::slot(2 * k) * Expr::indexed(k) * Expr(1.0));
+  sgd.update.assignments[0] =
+      pointwise::each(0, k, Expr::indexed(0) - Expr::slot(2 * k) * Expr::indexed(k) * Expr(1.0));
   EXPECT_EQ(expectDefinitionBits<TypeParam>(sgd.update, {}, k), "interpreted");
 }
 

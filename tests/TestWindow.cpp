@@ -32,14 +32,18 @@ TEST(Window, RecordingLaunchesNeverCrossAWindowAndCheckpointEachStart) {
   std::vector<std::pair<idx_t, idx_t>> launches;
   const idx_t ran = diff::recordForward(
       11, 4, 3, [] { return false; }, [&](idx_t k) { checkpoints.push_back(k); },
-      [&](idx_t j, idx_t k) { launches.push_back({j, k}); });
+      [&](idx_t j, idx_t k) {
+        launches.push_back({j, k});
+      });
   EXPECT_EQ(ran, 11);
   EXPECT_EQ(checkpoints, (std::vector<idx_t>{0, 1, 2}));
-  EXPECT_EQ(launches, (std::vector<std::pair<idx_t, idx_t>>{{0, 3}, {3, 1}, {4, 3}, {7, 1}, {8, 3}}));
+  EXPECT_EQ(launches,
+            (std::vector<std::pair<idx_t, idx_t>>{{0, 3}, {3, 1}, {4, 3}, {7, 1}, {8, 3}}));
   int calls = 0;
-  EXPECT_EQ(diff::recordForward(
-                100, 4, 1, [&] { return calls == 6; }, [](idx_t) {}, [&](idx_t, idx_t) { ++calls; }),
-            6);
+  EXPECT_EQ(
+      diff::recordForward(
+          100, 4, 1, [&] { return calls == 6; }, [](idx_t) {}, [&](idx_t, idx_t) { ++calls; }),
+      6);
 }
 
 TEST(Window, ReverseGoesLastWindowFirstAndStepsBackRoundByRound) {
@@ -59,9 +63,9 @@ TEST(Window, ReverseGoesLastWindowFirstAndStepsBackRoundByRound) {
       4, live, [&](idx_t k, idx_t n) { entry('g', k, ':', n); },
       [&](idx_t c, idx_t len) { entry('r', c, '+', len); },
       [&](idx_t j, idx_t n) { entry('b', j, ':', n); });
-  EXPECT_EQ(log, (std::vector<std::string>{"g2:1", "r8+1", "b8:1", "g1:2", "r4+4", "b7:1", "b6:1",
-                                           "b5:1", "b4:2", "g0:3", "r0+4", "b3:2", "b2:2", "b1:3",
-                                           "b0:3"}));
+  EXPECT_EQ(
+      log, (std::vector<std::string>{"g2:1", "r8+1", "b8:1", "g1:2", "r4+4", "b7:1", "b6:1", "b5:1",
+                                     "b4:2", "g0:3", "r0+4", "b3:2", "b2:2", "b1:3", "b0:3"}));
 }
 
 TEST(Window, GatherColumnsReordersSamples) {

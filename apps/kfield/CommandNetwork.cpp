@@ -23,14 +23,15 @@ DevicePartition partitionOf(const std::string& spec, std::int64_t devices, int r
     return DevicePartition::fromSpec(spec, devices, ranks);
   } catch (const std::invalid_argument& e) {
     const std::string what = e.what();  // "kfield::DevicePartition: partition '...': ..."
-    throw UserError("--" + what.substr(what.find(": ") + 2) + " (under mpirun -np " + std::to_string(ranks) + ")");
+    throw UserError("--" + what.substr(what.find(": ") + 2) + " (under mpirun -np " +
+                    std::to_string(ranks) + ")");
   }
 }
 
 }  // namespace
 
-CommandNetwork commandNetwork(const std::string& spec, const std::string& partition, bool partitionGiven,
-                              int rank, int ranks, bool whole) {
+CommandNetwork commandNetwork(const std::string& spec, const std::string& partition,
+                              bool partitionGiven, int rank, int ranks, bool whole) {
   CommandNetwork net;
   const NetworkSpec parsed(spec);
   if (ranks == 1) {  // read or built whole
@@ -66,11 +67,14 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
   });
   const NetworkPart& part = *net.part;
   const auto sumOverRanks = [&](long long mine) {
-    impl::mpiCheck(who, MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    impl::mpiCheck(who,
+                   MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD),
+                   "MPI_Allreduce");
     return std::int64_t(mine);
   };
   net.description = part.name;
-  if (parsed.edgeList() && !hdf5) {  // the whole's edges: each counted by one owned row (an arc by its head's)
+  if (parsed.edgeList() &&
+      !hdf5) {  // the whole's edges: each counted by one owned row (an arc by its head's)
     long long edges = 0;
     const auto& offsets = part.network.offsets();
     const auto& neighbors = part.network.neighbors();
@@ -84,7 +88,8 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
   const lib::NetworkFacts mine = lib::NetworkFacts::ofRows(part.network, part.owned);
   long long degree = mine.largestDegree;
   double length = mine.longestLength;
-  impl::mpiCheck(who, MPI_Allreduce(MPI_IN_PLACE, &degree, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),
+  impl::mpiCheck(who,
+                 MPI_Allreduce(MPI_IN_PLACE, &degree, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),
                  "MPI_Allreduce");
   impl::mpiCheck(who, MPI_Allreduce(MPI_IN_PLACE, &length, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
                  "MPI_Allreduce");

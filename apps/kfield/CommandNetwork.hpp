@@ -27,8 +27,8 @@ struct CommandNetwork {
 // The network of --network `spec` over `ranks` ranks split by --partition `partition` (checked
 // when given or when ranks > 1). Under mpirun the whole network is built too when `whole` (the
 // file an --out writes or a --resume reads holds it).
-CommandNetwork commandNetwork(const std::string& spec, const std::string& partition, bool partitionGiven,
-                              int rank, int ranks, bool whole);
+CommandNetwork commandNetwork(const std::string& spec, const std::string& partition,
+                              bool partitionGiven, int rank, int ranks, bool whole);
 
 }  // namespace kfield::cli
 

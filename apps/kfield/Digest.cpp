@@ -31,7 +31,8 @@ ResultBits ResultBits::ofField(const HostPlane& field, std::int64_t devices) {
   ResultBits r;
   r.rows = static_cast<std::int64_t>(field.extent(0));
   r.columns = static_cast<std::int64_t>(field.extent(1));
-  r.rowName = r.rows == devices ? "device" : "row(component*" + std::to_string(devices) + "+device)";
+  r.rowName =
+      r.rows == devices ? "device" : "row(component*" + std::to_string(devices) + "+device)";
   r.columnName = "sample";
   r.words.reserve(field.extent(0) * field.extent(1));
   for (std::size_t d = 0; d < field.extent(0); ++d) {
@@ -44,7 +45,8 @@ std::string ResultBits::digest() const { return describe(sha256(bytesOf(words)))
 
 void ResultBits::save(io::PartialFile& file) const {
   std::ostringstream header;
-  header << kMagic << "\nrows " << rows << " " << rowName << "\ncolumns " << columns << " " << columnName << "\n\n";
+  header << kMagic << "\nrows " << rows << " " << rowName << "\ncolumns " << columns << " "
+         << columnName << "\n\n";
   const std::string text = header.str();
   file.write(text.data(), text.size());
   const std::vector<unsigned char> bytes = bytesOf(words);
@@ -83,7 +85,8 @@ ResultBits ResultBits::load(const std::string& path) {
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(have));
   r.words.assign(static_cast<std::size_t>(cells), 0);
   for (std::size_t i = 0; i < r.words.size(); ++i) {
-    for (int b = 0; b < 8; ++b) r.words[i] |= std::uint64_t(bytes[i * 8 + std::size_t(b)]) << (8 * b);
+    for (int b = 0; b < 8; ++b)
+      r.words[i] |= std::uint64_t(bytes[i * 8 + std::size_t(b)]) << (8 * b);
   }
   return r;
 }

@@ -20,7 +20,7 @@ namespace kfield::cli {
 struct ResultBits {
   std::int64_t rows = 0, columns = 0;
   std::string rowName = "row", columnName = "column";  // what a row and a column are
-  std::vector<std::uint64_t> words;                     // row-major
+  std::vector<std::uint64_t> words;                    // row-major
 
   // A field: devices x samples, or (components x devices) x samples of a tuple-valued one.
   static ResultBits ofField(const HostPlane& field, std::int64_t devices);

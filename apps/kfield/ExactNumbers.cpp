@@ -48,7 +48,8 @@ void checkNumbers(CLI::App& app) {
       option->check(CLI::Validator(
           [isUnsigned](std::string& text) { return wholeNumber(text, isUnsigned); }, "", "exact"));
     } else if (type == "FLOAT") {
-      option->check(CLI::Validator([](std::string& text) { return realNumber(text); }, "", "exact"));
+      option->check(
+          CLI::Validator([](std::string& text) { return realNumber(text); }, "", "exact"));
     }
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) checkNumbers(*sub);

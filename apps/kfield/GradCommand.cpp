@@ -5,15 +5,15 @@
 #include "Digest.hpp"
 #include "Space.hpp"
 
-#include <kfield/io/NetworkFile.hpp>
-#include <kfield/io/PartialFile.hpp>
-#include <kfield/io/Spill.hpp>
 #include <kfield/Errors.hpp>
 #include <kfield/diff/DistributedGradient.hpp>
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/impl/Bits.hpp>
 #include <kfield/impl/Sizes.hpp>
+#include <kfield/io/NetworkFile.hpp>
+#include <kfield/io/PartialFile.hpp>
+#include <kfield/io/Spill.hpp>
 #include <kfield/rt/Topology.hpp>
 #include <kfield/sim/DistributedSimulation.hpp>
 #include <kfield/sim/Simulation.hpp>
@@ -45,7 +45,7 @@ struct GradOptions {
   BitsOutput bits;
   std::string partition = "blocks";  // under mpirun: how the devices are split among the ranks
   bool partitionGiven = false;
-  int rank = 0, ranks = 1;                 // MPI's world
+  int rank = 0, ranks = 1;               // MPI's world
   std::optional<DevicePartition> parts;  // parsed from partition, over several ranks
 };
 
@@ -72,7 +72,8 @@ void setInputs(Target& t, const lib::LibraryProgram& chosen, const GradOptions& 
       if (sensor == "source") {
         t.sensor("source").set((o.source + s * stride) % n, s, true);
       } else {
-        for (std::int64_t d = 0; d < n; ++d) t.sensor(sensor).set(d, s, double((d * (s + 1)) % 17) / 17.0);
+        for (std::int64_t d = 0; d < n; ++d)
+          t.sensor(sensor).set(d, s, double((d * (s + 1)) % 17) / 17.0);
       }
     }
   }
@@ -102,9 +103,10 @@ ResultBits resultBits(const diff::GradientResult& r) {
 // The forward and the gradient, on one execution space: in one process, or over the world's
 // MPI ranks (each simulating and reversing its part; rank 0 reports).
 template <class MakeSimulation, class MakeGradient>
-int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, const CommandNetwork& net,
-                      const TracedProgram& program, const std::string& spaceName,
-                      const MakeSimulation& makeSimulation, const MakeGradient& makeGradient) {
+int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen,
+                      const CommandNetwork& net, const TracedProgram& program,
+                      const std::string& spaceName, const MakeSimulation& makeSimulation,
+                      const MakeGradient& makeGradient) {
   const std::int64_t n = net.devices;
 
   // What one sample's reverse holds (checkpoints, tape), checked before any round runs: a run
@@ -112,8 +114,10 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, c
   auto g = makeGradient();
   checkOnEveryRank([&] {
     if (!o.spill.empty()) return;
-    impl::requireMemory("kfield::cli::grad", "the gradient through " + std::to_string(o.rounds) + " rounds of one sample",
-                        g.bytesPerSample(o.rounds, o.window), hostMemoryBytes(), "this machine's memory");
+    impl::requireMemory(
+        "kfield::cli::grad",
+        "the gradient through " + std::to_string(o.rounds) + " rounds of one sample",
+        g.bytesPerSample(o.rounds, o.window), hostMemoryBytes(), "this machine's memory");
   });
 
   // The plain forward, for comparison.
@@ -151,7 +155,9 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, c
   std::cout.precision(17);
   std::cout << o.program << " on " << net.description << ", " << o.samples << " sample"
             << (o.samples == 1 ? "" : "s") << ", " << o.rounds << " rounds, " << spaceName
-            << (o.ranks > 1 ? ", over " + std::to_string(o.ranks) + " MPI ranks (" + o.parts->text() + ")" : "")
+            << (o.ranks > 1
+                    ? ", over " + std::to_string(o.ranks) + " MPI ranks (" + o.parts->text() + ")"
+                    : "")
             << "\n"
             << "loss (sum of squares of the final field): " << r.loss << "\n";
   for (const ParameterInfo& p : program.parameters) {
@@ -164,31 +170,41 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen, c
   std::cout.precision(4);
   const auto& s = r.schedule;
   std::cout << "schedule: window " << s.window << ", " << s.checkpoints << " checkpoints, at most "
-            << s.maxTapeRows << " rounds on the tape, " << s.passes << " pass" << (s.passes == 1 ? "" : "es")
-            << " of " << s.samplesPerPass << " samples"
-            << (s.spilledBytes > 0 ? ", checkpoints spilled to disk (" + impl::bytesText(std::uint64_t(s.spilledBytes)) + ")" : "")
+            << s.maxTapeRows << " rounds on the tape, " << s.passes << " pass"
+            << (s.passes == 1 ? "" : "es") << " of " << s.samplesPerPass << " samples"
+            << (s.spilledBytes > 0 ? ", checkpoints spilled to disk (" +
+                                         impl::bytesText(std::uint64_t(s.spilledBytes)) + ")"
+                                   : "")
             << "\n"
             << "memory: forward planes " << impl::bytesText(r.forwardBytes) << ", reverse "
-            << impl::bytesText(r.reverseBytes) << ", peak resident " << impl::bytesText(peakResidentBytes())
-            << "\n"
-            << "time: forward " << forwardSeconds << " s, gradient (record + reverse) " << gradientSeconds
-            << " s (" << gradientSeconds / std::max(forwardSeconds, 1e-12) << " x the forward)\n";
+            << impl::bytesText(r.reverseBytes) << ", peak resident "
+            << impl::bytesText(peakResidentBytes()) << "\n"
+            << "time: forward " << forwardSeconds << " s, gradient (record + reverse) "
+            << gradientSeconds << " s (" << gradientSeconds / std::max(forwardSeconds, 1e-12)
+            << " x the forward)\n";
   return 0;
 }
 
 template <class Space>
-int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen, const CommandNetwork& net,
-                  const TracedProgram& program, Space space) {
+int differentiate(const GradOptions& o, const lib::LibraryProgram& chosen,
+                  const CommandNetwork& net, const TracedProgram& program, Space space) {
 #if KFIELD_ENABLE_MPI
   if (o.ranks > 1) {
     return differentiateWith(
         o, chosen, net, program, Space::name(),
-        [&] { return BasicDistributedSimulation<Space>(program, *net.part, *net.partition, o.samples, MPI_COMM_WORLD, space); },
-        [&] { return diff::BasicDistributedGradient<Space>(program, *net.part, *net.partition, o.samples, MPI_COMM_WORLD, space); });
+        [&] {
+          return BasicDistributedSimulation<Space>(program, *net.part, *net.partition, o.samples,
+                                                   MPI_COMM_WORLD, space);
+        },
+        [&] {
+          return diff::BasicDistributedGradient<Space>(program, *net.part, *net.partition,
+                                                       o.samples, MPI_COMM_WORLD, space);
+        });
   }
 #endif
   return differentiateWith(
-      o, chosen, net, program, Space::name(), [&] { return BasicSimulation<Space>(program, *net.whole, o.samples, {}, space); },
+      o, chosen, net, program, Space::name(),
+      [&] { return BasicSimulation<Space>(program, *net.whole, o.samples, {}, space); },
       [&] { return diff::BasicGradient<Space>(program, *net.whole, o.samples, space); });
 }
 
@@ -197,14 +213,16 @@ int runGrad(GradOptions o) {
   o.ranks = worldRanks().ranks;
   const lib::LibraryProgram* chosen = lib::findProgram(o.program);
   if (!chosen || chosen->parameters.empty()) {
-    throw UserError("'" + o.program + "' is not a learnable program (learnable: " + learnableNames() + ")");
+    throw UserError("'" + o.program +
+                    "' is not a learnable program (learnable: " + learnableNames() + ")");
   }
   if (o.rounds < 1) throw UserError("--rounds must be >= 1, got " + std::to_string(o.rounds));
   if (o.samples < 1) throw UserError("--samples must be >= 1, got " + std::to_string(o.samples));
   if (o.window < 0) throw UserError("--window must be >= 1, got " + std::to_string(o.window));
   if (o.budget < 0) throw UserError("--budget must be >= 0 bytes, got " + std::to_string(o.budget));
   if (o.chunk < 0) throw UserError("--chunk must be >= 1, got " + std::to_string(o.chunk));
-  if (o.chunk > 0 && o.budget > 0) throw UserError("--chunk and --budget both set the passes: give one");
+  if (o.chunk > 0 && o.budget > 0)
+    throw UserError("--chunk and --budget both set the passes: give one");
   requireSpace(o.space);
   // Where it writes, checked before the work: every rank spills its own part; rank 0 saves the
   // bits.
@@ -212,15 +230,17 @@ int runGrad(GradOptions o) {
     if (!o.spill.empty()) io::requireWritableFolder(o.spill);
     if (o.rank == 0) claimBitsFile(o.bits);
   });
-  const CommandNetwork net = commandNetwork(o.network, o.partition, o.partitionGiven, o.rank, o.ranks, false);
+  const CommandNetwork net =
+      commandNetwork(o.network, o.partition, o.partitionGiven, o.rank, o.ranks, false);
   const std::int64_t n = net.devices;
   if (o.source < 0 || o.source >= n) {
-    throw UserError("--source " + std::to_string(o.source) + " is not a device of " + net.description +
-                    " (0.." + std::to_string(n - 1) + ")");
+    throw UserError("--source " + std::to_string(o.source) + " is not a device of " +
+                    net.description + " (0.." + std::to_string(n - 1) + ")");
   }
   o.parts = net.partition;
   const TracedProgram program = chosen->build(net.facts, {});
-  return onSpace(o.space, [&](auto space) { return differentiate(o, *chosen, net, program, space); });
+  return onSpace(o.space,
+                 [&](auto space) { return differentiate(o, *chosen, net, program, space); });
 }
 
 }  // namespace
@@ -234,21 +254,27 @@ Command addGradCommand(CLI::App& app) {
       "Example: kfield grad scaled-distance --network grid:316x316 --rounds 1000 --samples 16");
   grad->add_option("program", o->program, learnableNames())->required();
   grad->add_option("--network", o->network,
-                   "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE (default grid:316x316)");
+                   "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE "
+                   "(default grid:316x316)");
   grad->add_option("--rounds", o->rounds, "Rounds every sample runs")->required();
-  grad->add_option("--samples", o->samples, "Samples (sample s: source stride * s devices on; default 1)");
-  grad->add_option("--window", o->window, "Rounds per recompute window (default clamp(ceil(sqrt S), 16, 1024))");
-  grad->add_option("--budget", o->budget, "Bytes one pass may hold (default: the whole batch at once)");
+  grad->add_option("--samples", o->samples,
+                   "Samples (sample s: source stride * s devices on; default 1)");
+  grad->add_option("--window", o->window,
+                   "Rounds per recompute window (default clamp(ceil(sqrt S), 16, 1024))");
+  grad->add_option("--budget", o->budget,
+                   "Bytes one pass may hold (default: the whole batch at once)");
   grad->add_option("--spill", o->spill,
                    "A folder for window checkpoints when --budget cannot hold them in memory");
   grad->add_option("--source", o->source, "The first sample's source device (default 0)");
   grad->add_option("--space", o->space,
                    "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
   grad->add_option("--chunk", o->chunk,
-                   "At most this many samples per pass (a power of two below 256, else a multiple of 256; the same bits)");
-  grad->add_option("--partition", o->partition,
-                   "Under mpirun: how the devices are split among the ranks: blocks (the default) or "
-                   "bounds:B1,...,B(P-1), as for run");
+                   "At most this many samples per pass (a power of two below 256, else a multiple "
+                   "of 256; the same bits)");
+  grad->add_option(
+      "--partition", o->partition,
+      "Under mpirun: how the devices are split among the ranks: blocks (the default) or "
+      "bounds:B1,...,B(P-1), as for run");
   addBitsOptions(*grad, o->bits);
   grad->fallthrough();
   return {grad, [o, grad] {

@@ -50,7 +50,8 @@ nlohmann::ordered_json infoJson(const BuildInfo& build, const Topology& topo) {
   j["hdf5"] = {{"enabled", !hdf5.empty()}, {"version", hdf5}};
   j["numerical_contract"] = learnerNumericalContract();
   nlohmann::ordered_json environment = nlohmann::ordered_json::object();
-  for (const char* name : {"OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "KOKKOS_NUM_THREADS"}) {
+  for (const char* name :
+       {"OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "KOKKOS_NUM_THREADS"}) {
     const char* value = std::getenv(name);
     environment[name] = value ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
   }

@@ -44,13 +44,14 @@ struct ReproOptions {
 
 struct Configuration {
   std::string space;
-  int threads = 0;  // 0: not an OpenMP space (the option is not passed)
+  int threads = 0;         // 0: not an OpenMP space (the option is not passed)
   std::int64_t chunk = 0;  // 0: the job's samples in one
   double seconds = 0;
   ResultBits bits;
   std::string label() const {
     std::string text = space;
-    if (threads > 0) text += ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+    if (threads > 0)
+      text += ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
     if (chunk > 0) text += ", chunk " + std::to_string(chunk);
     return text;
   }
@@ -68,7 +69,8 @@ std::vector<std::string> jobFromFile(const std::string& path) {
     // freeing one nested thousands deep would recurse as deep).
     constexpr int kMaxDepth = 16;
     j = nlohmann::json::parse(in, [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-      if (depth > kMaxDepth) throw bad("nested deeper than " + std::to_string(kMaxDepth) + " levels: not a job");
+      if (depth > kMaxDepth)
+        throw bad("nested deeper than " + std::to_string(kMaxDepth) + " levels: not a job");
       return true;
     });
   } catch (const nlohmann::json::parse_error& e) {
@@ -88,7 +90,8 @@ std::vector<std::string> jobFromFile(const std::string& path) {
     throw bad("it needs \"args\" (a command line) or \"command\" (\"run\" or \"grad\")");
   }
   args.push_back(j["command"].get<std::string>());
-  if (!j.contains("program") || !j["program"].is_string()) throw bad("\"program\" must be a string");
+  if (!j.contains("program") || !j["program"].is_string())
+    throw bad("\"program\" must be a string");
   args.push_back(j["program"].get<std::string>());
   if (j.contains("options")) {
     if (!j["options"].is_object()) throw bad("\"options\" must be an object");
@@ -117,15 +120,16 @@ std::vector<std::string> jobFromFile(const std::string& path) {
 
 // The job's --samples, refusing what repro sets itself.
 std::int64_t checkJob(const std::vector<std::string>& job) {
-  if (job.empty()) throw UserError("repro needs a job: kfield repro -- run PROGRAM ... (or --job FILE)");
+  if (job.empty())
+    throw UserError("repro needs a job: kfield repro -- run PROGRAM ... (or --job FILE)");
   if (job[0] != "run" && job[0] != "grad") {
     throw UserError("repro runs 'run' and 'grad' jobs, not '" + job[0] + "'");
   }
   std::int64_t samples = 1;
   for (std::size_t i = 1; i < job.size(); ++i) {
     const std::string& a = job[i];
-    for (const char* own : {"--space", "--threads", "--chunk", "--bits", "--flip-bit", "--out",
-                            "--resume"}) {
+    for (const char* own :
+         {"--space", "--threads", "--chunk", "--bits", "--flip-bit", "--out", "--resume"}) {
       if (a == own || a.rfind(std::string(own) + "=", 0) == 0) {
         throw UserError("the job sets " + std::string(own) +
                         (std::string(own) == "--out" || std::string(own) == "--resume"
@@ -147,7 +151,8 @@ std::int64_t checkJob(const std::vector<std::string>& job) {
       }
     }
   }
-  if (samples < 1) throw UserError("the job's --samples must be >= 1, got " + std::to_string(samples));
+  if (samples < 1)
+    throw UserError("the job's --samples must be >= 1, got " + std::to_string(samples));
   return samples;
 }
 
@@ -155,7 +160,8 @@ std::vector<Configuration> placements(int maxThreads, std::int64_t samples) {
   std::vector<std::int64_t> chunks{0};
   if (samples > 1) {
     for (std::int64_t c : {std::int64_t(1), (samples + 1) / 2}) {
-      if (c < samples && std::find(chunks.begin(), chunks.end(), c) == chunks.end()) chunks.push_back(c);
+      if (c < samples && std::find(chunks.begin(), chunks.end(), c) == chunks.end())
+        chunks.push_back(c);
     }
   }
   std::vector<Configuration> all;
@@ -225,7 +231,8 @@ std::string firstDifference(const ResultBits& a, const ResultBits& b) {
   }
   for (std::size_t i = 0; i < a.words.size(); ++i) {
     if (a.words[i] != b.words[i]) {
-      const auto row = static_cast<std::int64_t>(i) / a.columns, column = static_cast<std::int64_t>(i) % a.columns;
+      const auto row = static_cast<std::int64_t>(i) / a.columns,
+                 column = static_cast<std::int64_t>(i) % a.columns;
       return "at " + a.rowName + " " + std::to_string(row) + ", " + a.columnName + " " +
              std::to_string(column) + ": " + hexWord(b.words[i]) + " where it has " +
              hexWord(a.words[i]);
@@ -243,8 +250,9 @@ int runRepro(const ReproOptions& o) {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
     const char* size = std::getenv(var);
     if (size && std::atoi(size) > 1) {
-      throw UserError("repro runs each configuration as a process of its own; start it once, "
-                      "not under mpirun (its run and grad jobs are single-process)");
+      throw UserError(
+          "repro runs each configuration as a process of its own; start it once, "
+          "not under mpirun (its run and grad jobs are single-process)");
     }
   }
   const int pus = readTopology().pus;
@@ -252,7 +260,8 @@ int runRepro(const ReproOptions& o) {
     throw UserError("--max-threads must be 1 to this machine's " + std::to_string(pus) +
                     " processing units, got " + std::to_string(o.maxThreads));
   }
-  std::vector<Configuration> all = placements(o.maxThreads > 0 ? o.maxThreads : std::max(pus, 1), samples);
+  std::vector<Configuration> all =
+      placements(o.maxThreads > 0 ? o.maxThreads : std::max(pus, 1), samples);
   std::size_t flipAt = 0;
   std::string flipElement;
   if (!o.flip.empty()) {
@@ -263,7 +272,8 @@ int runRepro(const ReproOptions& o) {
       flipAt = 0;
     }
     if (colon == std::string::npos || flipAt < 1 || flipAt > all.size()) {
-      throw UserError("--flip '" + o.flip + "' is not CONFIGURATION:ROW:COLUMN with a configuration 1 to " +
+      throw UserError("--flip '" + o.flip +
+                      "' is not CONFIGURATION:ROW:COLUMN with a configuration 1 to " +
                       std::to_string(all.size()));
     }
     flipElement = o.flip.substr(colon + 1);
@@ -277,10 +287,11 @@ int runRepro(const ReproOptions& o) {
   const nlohmann::ordered_json context = contextJson();
   const std::string contract = context["numerical_contract"].get<std::string>();
   std::string backends;
-  for (const auto& b : context["kokkos"]["backends"]) backends += (backends.empty() ? "" : ", ") + b.get<std::string>();
+  for (const auto& b : context["kokkos"]["backends"])
+    backends += (backends.empty() ? "" : ", ") + b.get<std::string>();
   std::cout << "kfield repro: " << jobText << "\n"
-            << "context: kfield " << context["kfield"]["version"].get<std::string>() << " (revision "
-            << context["kfield"]["revision"].get<std::string>() << "), "
+            << "context: kfield " << context["kfield"]["version"].get<std::string>()
+            << " (revision " << context["kfield"]["revision"].get<std::string>() << "), "
             << context["kfield"]["build_type"].get<std::string>() << ", "
             << context["kfield"]["compiler"].get<std::string>() << " \""
             << context["kfield"]["cxx_flags"].get<std::string>() << "\", Kokkos "
@@ -288,8 +299,10 @@ int runRepro(const ReproOptions& o) {
             << context["topology"]["pus"].get<int>() << " PUs, binding "
             << context["topology"]["binding"].get<std::string>() << ", contract "
             << contract.substr(0, contract.find(';')) << "\n"
-            << std::setw(3) << "#" << "  " << std::left << std::setw(34) << "configuration"
-            << std::right << std::setw(10) << "seconds" << "  sha256\n";
+            << std::setw(3) << "#"
+            << "  " << std::left << std::setw(34) << "configuration" << std::right << std::setw(10)
+            << "seconds"
+            << "  sha256\n";
   int status = 0;
   for (std::size_t i = 0; i < all.size() && status == 0; ++i) {
     Configuration& c = all[i];
@@ -361,8 +374,9 @@ Command addReproCommand(CLI::App& app) {
       "chunkings), each in its own process, and compare the bits of the results.\n"
       "Example: kfield repro -- run hop-gradient --network grid:300x300 --samples 4");
   repro->add_option("job", o->job, "The job: a run or grad command line, after --");
-  repro->add_option("--job", o->jobFile,
-                    "A JSON job file: {\"args\": [...]} or {\"command\", \"program\", \"options\"}");
+  repro->add_option(
+      "--job", o->jobFile,
+      "A JSON job file: {\"args\": [...]} or {\"command\", \"program\", \"options\"}");
   repro->add_option("--max-threads", o->maxThreads,
                     "OpenMP runs at 1..T threads (default: the machine's processing units)");
   repro->add_option("--json", o->json, "Write the table and the full context to this file");

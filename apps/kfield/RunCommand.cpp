@@ -4,11 +4,11 @@
 #include "Digest.hpp"
 #include "Space.hpp"
 
-#include <kfield/io/NetworkFile.hpp>
+#include <kfield/Errors.hpp>
 #include <kfield/field/Library.hpp>
 #include <kfield/field/Programs.hpp>
-#include <kfield/Errors.hpp>
 #include <kfield/io/Export.hpp>
+#include <kfield/io/NetworkFile.hpp>
 #include <kfield/io/PartialFile.hpp>
 #include <kfield/io/Restart.hpp>
 #include <kfield/sim/DistributedSimulation.hpp>
@@ -49,22 +49,22 @@ struct RunOptions {
   std::int64_t every = 0;  // 0: the final field only
   std::string resume;
   int deflate = 1;
-  std::string space;     // "": Kokkos' default
+  std::string space;       // "": Kokkos' default
   std::int64_t chunk = 0;  // samples per simulation; 0: all in one
   std::string async;       // PERIOD[:JITTER]; empty: synchronous rounds
   std::uint64_t seed = 0;  // the schedule's
   bool seedGiven = false, retainGiven = false;
-  double retain = 0;  // 0: not given (messages never expire)
-  std::vector<std::string> fail;  // DEVICE@FROM[-TO]
+  double retain = 0;                 // 0: not given (messages never expire)
+  std::vector<std::string> fail;     // DEVICE@FROM[-TO]
   std::optional<Schedule> schedule;  // parsed from async, seed and retain
   std::string move;                  // MODEL[:SPEED]; empty: a still network
   std::int64_t rebuild = 1;
   double range = 0;
   bool rebuildGiven = false, rangeGiven = false;
-  std::optional<Motion> motion;  // parsed from move, rebuild, range and seed
+  std::optional<Motion> motion;      // parsed from move, rebuild, range and seed
   std::string partition = "blocks";  // under mpirun: how the devices are split among the ranks
   bool partitionGiven = false;
-  int rank = 0, ranks = 1;  // MPI's world
+  int rank = 0, ranks = 1;               // MPI's world
   std::optional<DevicePartition> parts;  // parsed from partition, over several ranks
   BitsOutput bits;
 };
@@ -82,8 +82,10 @@ std::vector<Failure> failuresOf(const std::vector<std::string>& specs) {
       errno = 0;
       const long long v = std::strtoll(part.c_str(), &end, 10);
       if (part.empty() || *end != '\0' || errno != 0 || v < 0) {
-        throw UserError("--fail must be DEVICE@FROM or DEVICE@FROM-TO (whole numbers >= 0: a "
-                        "device, periods into the run), got '" + spec + "'");
+        throw UserError(
+            "--fail must be DEVICE@FROM or DEVICE@FROM-TO (whole numbers >= 0: a "
+            "device, periods into the run), got '" +
+            spec + "'");
       }
       return static_cast<std::int64_t>(v);
     };
@@ -92,12 +94,14 @@ std::vector<Failure> failuresOf(const std::vector<std::string>& specs) {
     const auto dash = spec.find('-', at);
     Failure f;
     f.device = whole(spec.substr(0, at));
-    f.from = whole(spec.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1));
+    f.from =
+        whole(spec.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1));
     if (dash != std::string::npos) {
       f.to = whole(spec.substr(dash + 1));
       if (f.to <= f.from) {
-        throw UserError("--fail " + spec + ": the device comes back (period " + std::to_string(f.to) +
-                        ") before it fails (period " + std::to_string(f.from) + ")");
+        throw UserError("--fail " + spec + ": the device comes back (period " +
+                        std::to_string(f.to) + ") before it fails (period " +
+                        std::to_string(f.from) + ")");
       }
     }
     failures.push_back(f);
@@ -135,10 +139,12 @@ Motion motionOf(const RunOptions& o) {
     const std::string rest = o.network.substr(o.network.find(':', 4) + 1);
     m.radius = std::strtod(rest.substr(0, rest.find(':')).c_str(), nullptr);
   } else if (o.network.rfind("grid:", 0) == 0) {
-    const bool moore = o.network.size() > 2 && o.network.compare(o.network.size() - 2, 2, ":8") == 0;
+    const bool moore =
+        o.network.size() > 2 && o.network.compare(o.network.size() - 2, 2, ":8") == 0;
     m.radius = moore ? 1.5 : 1.0;
   } else {
-    throw UserError("--move on " + o.network + ": give the distance devices hear each other at with --range R");
+    throw UserError("--move on " + o.network +
+                    ": give the distance devices hear each other at with --range R");
   }
   try {
     m.check("--move");
@@ -206,17 +212,19 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
   const std::int64_t n = net.devices;
   const std::int64_t chunk = o.chunk > 0 ? std::min(o.chunk, o.samples) : o.samples;
   auto reads = [&](const char* sensor) {
-    return std::find(chosen.sensors.begin(), chosen.sensors.end(), sensor) !=
-           chosen.sensors.end();
+    return std::find(chosen.sensors.begin(), chosen.sensors.end(), sensor) != chosen.sensors.end();
   };
   // A tuple-valued program's output: one block of device rows per component.
   const std::int64_t width = program.outputWidth, rows = width * n;
   // The command's own copies (the field it prints and hashes, the clocks) are checked before
   // they are allocated, as the simulation checks its planes.
   const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
-  impl::requireMemory("kfield::cli::run", "the final field of " + std::to_string(rows) + " rows x " + std::to_string(o.samples) + " samples",
-                      impl::product({u(rows) + (o.schedule && o.print ? u(n) : 0), u(o.samples), sizeof(double)}),
-                      hostMemoryBytes(), "this machine's memory");
+  impl::requireMemory(
+      "kfield::cli::run",
+      "the final field of " + std::to_string(rows) + " rows x " + std::to_string(o.samples) +
+          " samples",
+      impl::product({u(rows) + (o.schedule && o.print ? u(n) : 0), u(o.samples), sizeof(double)}),
+      hostMemoryBytes(), "this machine's memory");
   HostPlane out("kfield::cli::field", static_cast<std::size_t>(rows),
                 static_cast<std::size_t>(o.samples));
   // Printed: on a schedule, each device's clock; moving, where each device ends (the chunks
@@ -247,15 +255,18 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
     if (!o.out.empty() && rank == 0) {
       exported = std::make_unique<io::SimulationExport>(
           o.out, *net.whole, o.program, o.samples, "output", o.deflate, width,
-          io::SimulationExport::Contents{o.schedule.has_value(), o.motion.has_value(), &program, inputs});
+          io::SimulationExport::Contents{o.schedule.has_value(), o.motion.has_value(), &program,
+                                         inputs});
     }
   });
   for (std::int64_t first = 0; first < o.samples; first += chunk) {
     const std::int64_t count = std::min(chunk, o.samples - first);
     std::optional<Schedule> schedule = o.schedule;
-    if (schedule) schedule->firstSample = static_cast<std::uint64_t>(first);  // chunks keep the bits
+    if (schedule)
+      schedule->firstSample = static_cast<std::uint64_t>(first);  // chunks keep the bits
     auto drive = [&](auto& sim) {  // a Simulation, or one part of a DistributedSimulation
-      constexpr bool kOneProcess = std::is_same<std::decay_t<decltype(sim)>, BasicSimulation<Space>>::value;
+      constexpr bool kOneProcess =
+          std::is_same<std::decay_t<decltype(sim)>, BasicSimulation<Space>>::value;
       // The whole output: gathered on rank 0 (the one that writes and prints), empty elsewhere.
       auto output = [&] {
         if constexpr (kOneProcess) {
@@ -337,7 +348,8 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
         if (exported) exported->finish();
       }
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      deviceRounds += o.schedule ? (firings() - firedBefore) / double(count) : double(n) * double(ranHere);
+      deviceRounds +=
+          o.schedule ? (firings() - firedBefore) / double(count) : double(n) * double(ranHere);
       ran = std::max(ran, ranHere);
       const HostPlane part = output();
       for (std::int64_t r = 0; r < rows && rank == 0; ++r) {
@@ -353,7 +365,8 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
     };
 #if KFIELD_ENABLE_MPI
     if (o.ranks > 1) {
-      BasicDistributedSimulation<Space> sim(program, *net.part, *net.partition, count, MPI_COMM_WORLD, space);
+      BasicDistributedSimulation<Space> sim(program, *net.part, *net.partition, count,
+                                            MPI_COMM_WORLD, space);
       drive(sim);
       continue;
     }
@@ -368,12 +381,15 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
             << (o.samples == 1 ? "" : "s")
             << (chunk < o.samples ? " in chunks of " + std::to_string(chunk) : "") << ", "
             << Space::name()
-            << (o.ranks > 1 ? ", over " + std::to_string(o.ranks) + " MPI ranks (" + o.parts->text() + ")"
-                            : std::string())
+            << (o.ranks > 1
+                    ? ", over " + std::to_string(o.ranks) + " MPI ranks (" + o.parts->text() + ")"
+                    : std::string())
             << "\n"
-            << (o.schedule ? "periods: " : "rounds: ") << ran << (o.rounds < 0 ? " (until stable)" : "")
+            << (o.schedule ? "periods: " : "rounds: ") << ran
+            << (o.rounds < 0 ? " (until stable)" : "")
             << (o.schedule ? " (asynchronous: " + o.schedule->text() + ")" : "")
-            << (o.resume.empty() ? "" : ", after " + std::to_string(resumedAt) + " from " + o.resume)
+            << (o.resume.empty() ? ""
+                                 : ", after " + std::to_string(resumedAt) + " from " + o.resume)
             << "\n"
             << (o.motion ? "moving devices: " + o.motion->text() + "\n" : std::string())
             << "device-rounds per second: " << deviceRounds / std::max(seconds, 1e-12) << " ("
@@ -451,7 +467,8 @@ int runProgram(const RunOptions& o) {
     throw UserError("--seed: only --async and --move take a seed");
   }
   if ((o.rebuildGiven || o.rangeGiven) && o.move.empty()) {
-    throw UserError(std::string(o.rebuildGiven ? "--rebuild" : "--range") + " needs --move: only moving devices have their neighborhoods rebuilt");
+    throw UserError(std::string(o.rebuildGiven ? "--rebuild" : "--range") +
+                    " needs --move: only moving devices have their neighborhoods rebuilt");
   }
   if (!o.move.empty() && o.rounds < 0) {
     throw UserError("--move needs --rounds: a moving network is not run until stable");
@@ -477,8 +494,8 @@ int runProgram(const RunOptions& o) {
   options.rank = worldRanks().rank;
   options.ranks = worldRanks().ranks;
   if (options.ranks > 1) {  // over MPI ranks: synchronous rounds on a still network
-    for (const auto& [given, option] : {std::pair<bool, const char*>{!o.async.empty(), "--async"},
-                                        {!o.move.empty(), "--move"}}) {
+    for (const auto& [given, option] :
+         {std::pair<bool, const char*>{!o.async.empty(), "--async"}, {!o.move.empty(), "--move"}}) {
       if (given) {
         throw UserError(std::string(option) + ": a run over " + std::to_string(options.ranks) +
                         " MPI ranks runs synchronous rounds on a still network; run asynchronous "
@@ -496,8 +513,9 @@ int runProgram(const RunOptions& o) {
   });
   // Under mpirun, --out (rank 0) and --resume (every rank) need the whole network: the file
   // holds it.
-  const CommandNetwork net = commandNetwork(o.network, o.partition, o.partitionGiven, options.rank, options.ranks,
-                                            !o.resume.empty() || (!o.out.empty() && options.rank == 0));
+  const CommandNetwork net =
+      commandNetwork(o.network, o.partition, o.partitionGiven, options.rank, options.ranks,
+                     !o.resume.empty() || (!o.out.empty() && options.rank == 0));
   options.parts = net.partition;
   if (!o.move.empty()) options.motion = motionOf(o);
   const std::int64_t n = net.devices;
@@ -532,15 +550,20 @@ Command addRunCommand(CLI::App& app) {
       "Example: kfield run hop-gradient --network grid:1000x1000 --source 0 --rounds 500");
   run->add_option("program", o->program, programNames())->required();
   run->add_option("--network", o->network,
-                  "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE (directed) (default grid:1000x1000)");
+                  "grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE "
+                  "(directed) (default grid:1000x1000)");
   run->add_option("--rounds", o->rounds, "Rounds to run (default: until stable)");
   run->add_option("--max-rounds", o->maxRounds, "Cap when running until stable");
   run->add_option("--samples", o->samples, "Samples run together (default 1)");
   run->add_option("--source", o->sources, "Source device(s); channel: source then destination");
   run->add_option("--radius", o->radius, "election: hops between leaders (default 2)");
-  run->add_flag("--print", o->print, "Write the final field, one 'device value...' line each (a value per sample; a tuple's components side by side; with --async each sample's values then the device's time; with --move the device's x y before them)");
-  run->add_option("--out", o->out,
-                  "Write the network and the field of every sample to an HDF5 file (h5py reads it)");
+  run->add_flag("--print", o->print,
+                "Write the final field, one 'device value...' line each (a value per sample; a "
+                "tuple's components side by side; with --async each sample's values then the "
+                "device's time; with --move the device's x y before them)");
+  run->add_option(
+      "--out", o->out,
+      "Write the network and the field of every sample to an HDF5 file (h5py reads it)");
   run->add_option("--every", o->every, "With --out: a snapshot every K rounds (default: the last)");
   run->add_option("--deflate", o->deflate,
                   "With --out: zlib level for the fields, 0 (off, fastest) to 9 (default 1)");
@@ -553,12 +576,16 @@ Command addRunCommand(CLI::App& app) {
   run->add_option("--async", o->async,
                   "Devices fire on their own clocks: every PERIOD, each firing late by up to "
                   "JITTER (random, from --seed); --rounds counts periods");
-  run->add_option("--seed", o->seed, "With --async or --move: the schedule's and the motion's random seed (default 0)");
-  run->add_option("--retain", o->retain,
-                  "With --async: a neighbor's message older than this is no longer heard (default: never)");
-  run->add_option("--fail", o->fail,
-                  "With --async: DEVICE@FROM[-TO] switches the device off at period FROM of this run "
-                  "(on again at TO, as a new device); repeatable");
+  run->add_option(
+      "--seed", o->seed,
+      "With --async or --move: the schedule's and the motion's random seed (default 0)");
+  run->add_option(
+      "--retain", o->retain,
+      "With --async: a neighbor's message older than this is no longer heard (default: never)");
+  run->add_option(
+      "--fail", o->fail,
+      "With --async: DEVICE@FROM[-TO] switches the device off at period FROM of this run "
+      "(on again at TO, as a new device); repeatable");
   run->add_option("--move", o->move,
                   "Devices move: straight (each along its own random direction, bouncing off the "
                   "area's sides) or waypoint (random waypoints), at SPEED per round or period "

@@ -42,8 +42,8 @@ inline void requireSpace(const std::string& name) {
   for (const std::string& n : spaceNames()) {
     if (n == name) return;
   }
-  throw UserError("--space '" + name + "' is not built into this kfield (it has: " +
-                  spaceList() + ")");
+  throw UserError("--space '" + name + "' is not built into this kfield (it has: " + spaceList() +
+                  ")");
 }
 
 // f(space) on the space named `name` ("" for the default); a name not compiled in is a user

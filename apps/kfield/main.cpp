@@ -16,7 +16,6 @@
 
 #include <charconv>
 #include <chrono>
-#include <thread>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -24,6 +23,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace kfield::cli {
@@ -121,9 +121,9 @@ int main(int argc, char* argv[]) {
   app.add_option("--threads", threads, "Host threads for OpenMP (default: Kokkos' choice)")
       ->check(CLI::NonNegativeNumber);
 
-  const std::vector<Command> commands{addInfoCommand(app), addRunCommand(app), addGradCommand(app),
-                                      addInspectCommand(app), addReproCommand(app),
-                                      addTrainCommand(app), addPlotCommand(app)};
+  const std::vector<Command> commands{
+      addInfoCommand(app),  addRunCommand(app),   addGradCommand(app), addInspectCommand(app),
+      addReproCommand(app), addTrainCommand(app), addPlotCommand(app)};
   // Set after the subcommands exist, which keep refusing extras: what none of them takes
   // comes back here, to be named in one line below.
   app.allow_extras();
@@ -178,7 +178,8 @@ int main(int argc, char* argv[]) {
       if (done) return;
       if (world.rank != 0 && errors) {
         std::cerr.rdbuf(errors);
-        std::cerr << ("kfield: " + line + " (rank " + std::to_string(world.rank) + ")\n") << std::flush;
+        std::cerr << ("kfield: " + line + " (rank " + std::to_string(world.rank) + ")\n")
+                  << std::flush;
       }
       MPI_Abort(MPI_COMM_WORLD, code);
     }

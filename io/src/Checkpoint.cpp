@@ -54,9 +54,9 @@ std::int64_t nonNegative(const impl::Group& g, const std::string& name) {
 
 void writeTraining(const impl::File& file, const TrainingRecord& t) {
   if (t.gradientNorm.size() != t.loss.size()) {
-    throw FileError("kfield::io::saveCheckpoint", file.file(), "the training log has " +
-                    std::to_string(t.loss.size()) + " losses and " + std::to_string(t.gradientNorm.size()) +
-                    " gradient norms");
+    throw FileError("kfield::io::saveCheckpoint", file.file(),
+                    "the training log has " + std::to_string(t.loss.size()) + " losses and " +
+                        std::to_string(t.gradientNorm.size()) + " gradient norms");
   }
   const impl::Group g = file.createGroup("training");
   g.setAttribute("config", t.config);
@@ -67,7 +67,8 @@ void writeTraining(const impl::File& file, const TrainingRecord& t) {
   for (const PositionedField& f : t.fields) {
     const std::uint64_t n = f.values.size();
     if (f.x.size() != n || f.y.size() != n || (!f.expected.empty() && f.expected.size() != n)) {
-      throw FileError("kfield::io::saveCheckpoint", file.file(), "field '" + f.name + "' has arrays of different sizes");
+      throw FileError("kfield::io::saveCheckpoint", file.file(),
+                      "field '" + f.name + "' has arrays of different sizes");
     }
     const impl::Group h = fields.createGroup(f.name);
     h.setAttribute("title", f.title);
@@ -159,14 +160,17 @@ LearnerState loadCheckpoint(const std::string& path) {
 
 TrainingRecord loadTrainingRecord(const std::string& path) {
   const impl::File file = impl::openKind(path, kKind);
-  if (!file.has("training")) throw FileError("kfield::io::loadTrainingRecord", path, "it holds no /training (not written by kfield train)");
+  if (!file.has("training"))
+    throw FileError("kfield::io::loadTrainingRecord", path,
+                    "it holds no /training (not written by kfield train)");
   const impl::Group g = file.group("training");
   TrainingRecord t;
   t.config = g.stringAttribute("config");
   t.report = g.stringAttribute("report");
   t.loss = readDoubles(g, "loss");
   t.gradientNorm = readDoubles(g, "gradient_norm");
-  if (t.loss.size() != t.gradientNorm.size()) g.fail("loss and gradient_norm have different lengths");
+  if (t.loss.size() != t.gradientNorm.size())
+    g.fail("loss and gradient_norm have different lengths");
   const impl::Group fields = g.group("fields");
   for (const std::string& name : fields.members()) {
     const impl::Group h = fields.group(name);

@@ -6,14 +6,16 @@ namespace {
 // x86-64's baseline has 128-bit vectors only: with AVX2 or AVX-512 present the loop below runs
 // two to four times as fast, so it is compiled for each and chosen at load time.
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__INTEL_COMPILER)
-#define KFIELD_CHECKSUM_CLONES __attribute__((target_clones("arch=skylake-avx512", "avx2", "default")))
+#define KFIELD_CHECKSUM_CLONES \
+  __attribute__((target_clones("arch=skylake-avx512", "avx2", "default")))
 #else
 #define KFIELD_CHECKSUM_CLONES
 #endif
 
 // The sequential sums over a block of n words, in closed form (exact in uint32 arithmetic,
 // wrapping as the sequential sums would): sum1 += S, sum2 += n sum1_before + T.
-inline void block(const unsigned char* data, std::uint32_t n, std::uint32_t& sum1, std::uint32_t& sum2) {
+inline void block(const unsigned char* data, std::uint32_t n, std::uint32_t& sum1,
+                  std::uint32_t& sum2) {
   std::uint32_t s = 0, t = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t w = (std::uint32_t(data[2 * i]) << 8) | data[2 * i + 1];

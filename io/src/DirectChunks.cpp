@@ -5,8 +5,8 @@
 
 #include "Checksums.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <zlib.h>
+#include <Kokkos_Core.hpp>
 
 #include <unistd.h>
 
@@ -326,7 +326,8 @@ bool Dataset::readDirect(void* out, Type memory, std::uint64_t first, std::uint6
     if (fd < 0 || !readPlain(fd, id_.get(), offset.data(), chunk, bytes + 4)) {
 #if H5_VERSION_GE(2, 0, 0)
       std::size_t room = bytes + 4;
-      const herr_t status = H5Dread_chunk2(id_.get(), H5P_DEFAULT, offset.data(), &mask, chunk, &room);
+      const herr_t status =
+          H5Dread_chunk2(id_.get(), H5P_DEFAULT, offset.data(), &mask, chunk, &room);
 #else
       const herr_t status = H5Dread_chunk(id_.get(), H5P_DEFAULT, offset.data(), &mask, chunk);
 #endif

@@ -1,18 +1,19 @@
 #include "kfield/io/Export.hpp"
 
 #include "Format.hpp"
+#include "kfield/impl/Sizes.hpp"
 #include "kfield/io/PartialFile.hpp"
 #include "kfield/io/Restart.hpp"
-#include "kfield/impl/Sizes.hpp"
 
 #include <optional>
 
 namespace kfield::io {
 
 struct SimulationExport::Writer {
-  explicit Writer(const std::string& path) : partial(path), file(impl::File::overwrite(partial.partialPath())) {}
+  explicit Writer(const std::string& path)
+      : partial(path), file(impl::File::overwrite(partial.partialPath())) {}
   ~Writer() { file = impl::File::closed(); }  // closed before the partial file goes
-  PartialFile partial;  // declared first: destroyed last
+  PartialFile partial;                        // declared first: destroyed last
   impl::File file;
   std::int64_t devices = 0, components = 1, samples = 0, snapshots = 0, committed = 0, commits = 0;
   std::optional<impl::Dataset> field, rounds, commitRecord, time, positions;
@@ -27,7 +28,8 @@ struct SimulationExport::Writer {
   // Runs a write; if it fails, the file is left as its last commit left it.
   template <class F>
   void writing(F&& f) {
-    if (failed) throw FileError("kfield::io::SimulationExport", partial.path(), "an earlier write failed");
+    if (failed)
+      throw FileError("kfield::io::SimulationExport", partial.path(), "an earlier write failed");
     try {
       f();
     } catch (...) {
@@ -50,7 +52,8 @@ void writeNetwork(const impl::Group& root, const Network& net) {
   const auto e = static_cast<std::uint64_t>(net.entries());
   g.write("offsets", {n + 1}, net.offsets().data(), packed);
   g.write("neighbors", {e}, net.neighbors().data(), packed);
-  if (net.hasLengths()) g.write("lengths", {e}, net.lengths().data(), packed);  // a bare network has none
+  if (net.hasLengths())
+    g.write("lengths", {e}, net.lengths().data(), packed);  // a bare network has none
   if (net.hasPositions()) {
     std::vector<double> xy;
     const auto x = net.x(), y = net.y();
@@ -89,8 +92,8 @@ SimulationExport::SimulationExport(const std::string& path, const Network& netwo
   sim.setAttribute("components", components);
   sim.setAttribute("carry", std::int64_t(contents.carryOf ? 1 : 0));
   const impl::Group fields = file.createGroup("fields");
-  const std::uint64_t n = kfield::impl::product({static_cast<std::uint64_t>(network.devices()),
-                                         static_cast<std::uint64_t>(components)});
+  const std::uint64_t n = kfield::impl::product(
+      {static_cast<std::uint64_t>(network.devices()), static_cast<std::uint64_t>(components)});
   const auto b = static_cast<std::uint64_t>(samples);
   // One chunk per snapshot (up to 2^20 values): a reader takes one round without the others.
   // Chunks of about 2^17 values (1 MiB), compressed on every host thread.
@@ -123,8 +126,8 @@ void SimulationExport::append(std::int64_t round, const HostPlane& field, const 
   if (w.time && (more.times.extent(0) != n || std::int64_t(more.times.extent(1)) != w.samples)) {
     throw FileError("kfield::io::SimulationExport::append", w.time->path(),
                     "times of " + std::to_string(more.times.extent(0)) + " x " +
-                        std::to_string(more.times.extent(1)) + ", expected " +
-                        std::to_string(n) + " devices x " + std::to_string(w.samples) + " samples");
+                        std::to_string(more.times.extent(1)) + ", expected " + std::to_string(n) +
+                        " devices x " + std::to_string(w.samples) + " samples");
   }
   if (w.positions && (more.positions.first.size() != n || more.positions.second.size() != n)) {
     throw FileError("kfield::io::SimulationExport::append", w.positions->path(),
@@ -152,7 +155,8 @@ void SimulationExport::append(std::int64_t round, const HostPlane& field, const 
     }
     if (w.positions) {
       std::vector<double> xy(2 * n);
-      for (std::size_t d = 0; d < n; ++d) xy[2 * d] = more.positions.first[d], xy[2 * d + 1] = more.positions.second[d];
+      for (std::size_t d = 0; d < n; ++d)
+        xy[2 * d] = more.positions.first[d], xy[2 * d + 1] = more.positions.second[d];
       w.positions->extend(t + 1);
       w.positions->writeRows(xy.data(), t, 1);
     }
@@ -174,16 +178,19 @@ void SimulationExport::commit(const SimulationCarry* carry) {
   }
   if (w.carryOf && std::int64_t(carry->rounds.size()) != w.samples) {
     throw FileError("kfield::io::SimulationExport::commit", w.partial.path(),
-                    "a carry of " + std::to_string(carry->rounds.size()) + " samples, expected " + std::to_string(w.samples));
+                    "a carry of " + std::to_string(carry->rounds.size()) + " samples, expected " +
+                        std::to_string(w.samples));
   }
   const std::int64_t covered = w.snapshots;
   w.writing([&] {
-    if (w.carryOf && !w.restart) w.restart = impl::createRestart(w.file, *w.carryOf, *w.network, *carry, w.inputs);
+    if (w.carryOf && !w.restart)
+      w.restart = impl::createRestart(w.file, *w.carryOf, *w.network, *carry, w.inputs);
     if (w.carryOf) {
       impl::writeCarry(*w.restart, int(w.commits % 2), *carry);
       w.file.flush();
     }
-    const auto t = static_cast<std::uint64_t>(w.committed), k = static_cast<std::uint64_t>(w.pendingRounds.size());
+    const auto t = static_cast<std::uint64_t>(w.committed),
+               k = static_cast<std::uint64_t>(w.pendingRounds.size());
     if (k > 0) {
       w.rounds->extend(t + k);
       w.rounds->writeRows(w.pendingRounds.data(), t, k);
@@ -209,8 +216,9 @@ void SimulationExport::finish() {
   Writer& w = *writer_;
   if (w.commits == 0 || !w.pendingRounds.empty()) {
     if (w.carryOf) {
-      throw FileError("kfield::io::SimulationExport::finish", w.partial.path(),
-                      "snapshots not committed with the run's carry: commit(sim.carry()) before finish()");
+      throw FileError(
+          "kfield::io::SimulationExport::finish", w.partial.path(),
+          "snapshots not committed with the run's carry: commit(sim.carry()) before finish()");
     }
     commit(nullptr);
   }

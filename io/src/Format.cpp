@@ -33,15 +33,18 @@ std::string kindOf(const File& file) {
   // The version first (an integer): a version-1 file's strings are variable-length, which
   // this kfield does not read.
   if (has("format") && has("format_version") && file.intAttribute("format_version") == 1) {
-    file.fail("format version 1 (variable-length strings, metadata without checksums), written by "
-              "an older kfield; this kfield reads version " + std::to_string(kFormatVersion) + " only: write it again");
+    file.fail(
+        "format version 1 (variable-length strings, metadata without checksums), written by "
+        "an older kfield; this kfield reads version " +
+        std::to_string(kFormatVersion) + " only: write it again");
   }
   if (!has("format") || file.stringAttribute("format") != "kfield") {
     file.fail("an HDF5 file, but not one kfield wrote (no format = \"kfield\" attribute)");
   }
   const std::int64_t version = file.intAttribute("format_version");
   if (version != kFormatVersion) {
-    file.fail("format version " + std::to_string(version) + (version > kFormatVersion ? ", newer than" : ", not") +
+    file.fail("format version " + std::to_string(version) +
+              (version > kFormatVersion ? ", newer than" : ", not") +
               " the version this kfield reads (" + std::to_string(kFormatVersion) + ")");
   }
   return file.stringAttribute("kind");
@@ -82,8 +85,12 @@ void dropCached(const std::string& path) {
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path, int keep)
-    : keep_(keep), partial_((dropCached(path), std::move(path))), file_(File::overwrite(partial_.partialPath())) {
-  if (keep < 1) throw FileError("kfield::io", partial_.path(), "keep = " + std::to_string(keep) + " (must be >= 1)");
+    : keep_(keep),
+      partial_((dropCached(path), std::move(path))),
+      file_(File::overwrite(partial_.partialPath())) {
+  if (keep < 1)
+    throw FileError("kfield::io", partial_.path(),
+                    "keep = " + std::to_string(keep) + " (must be >= 1)");
 }
 
 AtomicFile::~AtomicFile() {

@@ -17,7 +17,8 @@
 
 namespace kfield::io::impl {
 
-constexpr std::int64_t kFormatVersion = 2;  // 2: fixed-length strings, HDF5 1.10 metadata with checksums
+constexpr std::int64_t kFormatVersion =
+    2;  // 2: fixed-length strings, HDF5 1.10 metadata with checksums
 
 // Creates the file's root attributes (format, version, kind) and /provenance.
 void writeHeader(const File& file, const std::string& kind);
@@ -37,12 +38,14 @@ void writeAtomically(const std::string& path, int keep, const std::function<void
 // whole while the other is written). Created before the file's single-writer mode starts.
 struct RestartSlots {
   std::vector<Dataset> words;  // two: each slot's planes, flattened (float64, grows as needed)
-  std::vector<Dataset> layout;  // one, [2, 6 + B] int64: each slot's plane rows, motion words, rounds
+  std::vector<Dataset>
+      layout;  // one, [2, 6 + B] int64: each slot's plane rows, motion words, rounds
 };
 RestartSlots createRestart(const Group& root, const TracedProgram& program, const Network& network,
                            const SimulationCarry& carry, const RunInputs& inputs);
 void writeCarry(RestartSlots& slots, int slot, const SimulationCarry& carry);
-constexpr std::uint64_t kLayoutWords = 6;  // a slot's layout: the five planes' rows, the motion's values
+constexpr std::uint64_t kLayoutWords =
+    6;  // a slot's layout: the five planes' rows, the motion's values
 // The slot of the last recorded commit (/simulation/commits), checked against the format: its
 // layout row (plane rows, motion values, then the B samples' rounds) and its values.
 struct LastCarry {

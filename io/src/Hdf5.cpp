@@ -107,7 +107,8 @@ std::string hdf5Message() {
   if (at != std::string::npos) {
     const auto end = innermost.find('\'', at + quoted.size());
     const auto colon = innermost.find(':');
-    return innermost.substr(0, colon) + ": " + innermost.substr(at + quoted.size(), end - at - quoted.size());
+    return innermost.substr(0, colon) + ": " +
+           innermost.substr(at + quoted.size(), end - at - quoted.size());
   }
   for (char& c : innermost) {
     if (c == '\n' || c == '\r') c = ' ';
@@ -223,8 +224,7 @@ void Group::setAttribute(const std::string& name, std::int64_t value) const {
 
 void Group::setAttribute(const std::string& name, double value) const {
   Id space = scalarSpace();
-  Id a(H5Acreate2(id_.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                  H5P_DEFAULT),
+  Id a(H5Acreate2(id_.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
        H5Aclose);
   if (a.get() < 0 || H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value) < 0) {
     fail("cannot write attribute " + name + " (" + hdf5Message() + ")");
@@ -255,7 +255,8 @@ std::string Group::stringAttribute(const std::string& name) const {
   Id a = openAttribute(*this, id_.get(), name, H5T_STRING, "string");
   Id stored(H5Aget_type(a.get()), H5Tclose);
   if (H5Tis_variable_str(stored.get()) != 0) {
-    fail("attribute " + name + " is a variable-length string: kfield writes and reads fixed-length "
+    fail("attribute " + name +
+         " is a variable-length string: kfield writes and reads fixed-length "
          "strings only (a file of format version 1, or not written by kfield)");
   }
   const std::size_t size = H5Tget_size(stored.get());
@@ -325,8 +326,10 @@ Dataset Group::create(const std::string& name, const std::vector<std::uint64_t>&
   if (!storage.contiguous && (storage.extendable || (!d.empty() && d[0] * rowElements > 0))) {
     std::vector<hsize_t> chunk(d);
     for (auto& c : chunk) c = std::max<hsize_t>(c, 1);
-    chunk[0] = storage.chunkRows > 0 ? storage.chunkRows
-                                     : std::max<hsize_t>(1, storage.chunkElements / std::max<std::uint64_t>(rowElements, 1));
+    chunk[0] =
+        storage.chunkRows > 0
+            ? storage.chunkRows
+            : std::max<hsize_t>(1, storage.chunkElements / std::max<std::uint64_t>(rowElements, 1));
     if (!storage.extendable) chunk[0] = std::min<hsize_t>(chunk[0], d[0]);
     if (chunk.size() >= 2 && rowElements > storage.chunkElements) {  // rows too big: split them
       const std::uint64_t inner = rowElements / std::max<hsize_t>(d[1], 1);
@@ -406,7 +409,8 @@ void Dataset::requireStored(std::uint64_t first, std::uint64_t rows) const {
   const H5D_layout_t layout = H5Pget_layout(dcpl.get());
   if (layout == H5D_CHUNKED) {
     std::vector<hsize_t> chunk(dims_.size());
-    if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) != static_cast<int>(chunk.size())) {
+    if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) !=
+        static_cast<int>(chunk.size())) {
       fail("its chunks cannot be read (" + hdf5Message() + ")");
     }
     for (hsize_t c : chunk) {
@@ -419,10 +423,11 @@ void Dataset::requireStored(std::uint64_t first, std::uint64_t rows) const {
       unsigned mask = 0;
       haddr_t address = HADDR_UNDEF;
       hsize_t size = 0;
-      if (H5Dget_chunk_info_by_coord(id_.get(), at.data(), &mask, &address, &size) < 0 || address == HADDR_UNDEF) {
+      if (H5Dget_chunk_info_by_coord(id_.get(), at.data(), &mask, &address, &size) < 0 ||
+          address == HADDR_UNDEF) {
         hdf5Message();
-        fail("the chunk at " + describeDims(std::vector<std::uint64_t>(at.begin(), at.end())) + " of its shape " +
-             describeDims(dims_) + " was never written");
+        fail("the chunk at " + describeDims(std::vector<std::uint64_t>(at.begin(), at.end())) +
+             " of its shape " + describeDims(dims_) + " was never written");
       }
       std::size_t j = at.size();
       while (j-- > 0) {  // the next chunk, last dimension fastest
@@ -435,8 +440,8 @@ void Dataset::requireStored(std::uint64_t first, std::uint64_t rows) const {
     Id type(H5Dget_type(id_.get()), H5Tclose);
     const std::uint64_t bytes = kfield::impl::product({elements(), H5Tget_size(type.get())});
     if (H5Dget_storage_size(id_.get()) != bytes) {
-      fail("stores " + std::to_string(H5Dget_storage_size(id_.get())) + " bytes of the " + std::to_string(bytes) +
-           " its shape " + describeDims(dims_) + " needs");
+      fail("stores " + std::to_string(H5Dget_storage_size(id_.get())) + " bytes of the " +
+           std::to_string(bytes) + " its shape " + describeDims(dims_) + " needs");
     }
   }
 }
@@ -510,8 +515,8 @@ void Dataset::readRaw(void* out, Type memory, std::uint64_t first, std::uint64_t
   if (H5Dread(id_.get(), memoryType(memory), at.memory.get(), at.file.get(), H5P_DEFAULT, out) <
       0) {
     const std::string why = hdf5Message();
-    if (checksummed() && (why.find("Fletcher32") != std::string::npos ||
-                          why.find("filter") != std::string::npos)) {
+    if (checksummed() &&
+        (why.find("Fletcher32") != std::string::npos || why.find("filter") != std::string::npos)) {
       fail("checksum mismatch (Fletcher32): the file is corrupted (HDF5: " + why + ")");
     }
     fail("cannot be read (HDF5: " + why + ")");
@@ -544,13 +549,13 @@ void Dataset::writeRaw(const void* data, Type memory, std::uint64_t first,
   }
 }
 
-#define KFIELD_IO_TYPES(T)                                                                     \
-  template Dataset Group::create<T>(const std::string&, const std::vector<std::uint64_t>&,     \
-                                    const Storage&) const;                                     \
-  template void Group::write<T>(const std::string&, const std::vector<std::uint64_t>&,         \
-                                const T*, const Storage&) const;                               \
-  template void Dataset::read<T>(T*, std::uint64_t, std::uint64_t) const;                      \
-  template std::vector<T> Dataset::readAll<T>() const;                                         \
+#define KFIELD_IO_TYPES(T)                                                                       \
+  template Dataset Group::create<T>(const std::string&, const std::vector<std::uint64_t>&,       \
+                                    const Storage&) const;                                       \
+  template void Group::write<T>(const std::string&, const std::vector<std::uint64_t>&, const T*, \
+                                const Storage&) const;                                           \
+  template void Dataset::read<T>(T*, std::uint64_t, std::uint64_t) const;                        \
+  template std::vector<T> Dataset::readAll<T>() const;                                           \
   template void Dataset::writeRows<T>(const T*, std::uint64_t, std::uint64_t) const;
 KFIELD_IO_TYPES(double)
 KFIELD_IO_TYPES(std::int64_t)
@@ -569,7 +574,8 @@ File File::open(const std::string& path) {
     return refuse(errno == ENOENT ? "no such file" : std::string(std::strerror(errno)));
   }
   if (S_ISDIR(st.st_mode)) return refuse("is a directory, not an HDF5 file");
-  if (!S_ISREG(st.st_mode)) return refuse("is not a regular file (a device, a FIFO or a socket), not an HDF5 file");
+  if (!S_ISREG(st.st_mode))
+    return refuse("is not a regular file (a device, a FIFO or a socket), not an HDF5 file");
   if (::access(path.c_str(), R_OK) != 0) return refuse("permission denied (cannot read it)");
   const htri_t isHdf5 = H5Fis_hdf5(path.c_str());
   if (isHdf5 == 0) return refuse("not an HDF5 file");
@@ -620,7 +626,8 @@ void File::flush() const {
 }
 
 void File::startSwmr() const {
-  if (H5Fstart_swmr_write(id_.get()) < 0) fail("cannot start writing it snapshot by snapshot (" + hdf5Message() + ")");
+  if (H5Fstart_swmr_write(id_.get()) < 0)
+    fail("cannot start writing it snapshot by snapshot (" + hdf5Message() + ")");
 }
 
 void File::abandon() const {

@@ -38,12 +38,28 @@ class Id {
 enum class Type { Float64, Int64, Int32, UInt64, UInt8 };
 const char* typeName(Type type);
 hid_t memoryType(Type type);  // the native type of values of this type in memory
-template <class T> constexpr Type typeOf();
-template <> constexpr Type typeOf<double>() { return Type::Float64; }
-template <> constexpr Type typeOf<std::int64_t>() { return Type::Int64; }
-template <> constexpr Type typeOf<std::int32_t>() { return Type::Int32; }
-template <> constexpr Type typeOf<std::uint64_t>() { return Type::UInt64; }
-template <> constexpr Type typeOf<unsigned char>() { return Type::UInt8; }
+template <class T>
+constexpr Type typeOf();
+template <>
+constexpr Type typeOf<double>() {
+  return Type::Float64;
+}
+template <>
+constexpr Type typeOf<std::int64_t>() {
+  return Type::Int64;
+}
+template <>
+constexpr Type typeOf<std::int32_t>() {
+  return Type::Int32;
+}
+template <>
+constexpr Type typeOf<std::uint64_t>() {
+  return Type::UInt64;
+}
+template <>
+constexpr Type typeOf<unsigned char>() {
+  return Type::UInt8;
+}
 
 // How a dataset is laid out: chunks of about `chunkElements` (along the first dimension, whole
 // rows), Fletcher32 checksums per chunk, deflate level 0 (off) to 9 (after HDF5's shuffle).
@@ -51,8 +67,8 @@ struct Storage {
   std::uint64_t chunkElements = std::uint64_t(1) << 20;
   bool fletcher32 = true;
   int deflate = 0;
-  bool extendable = false;  // the first dimension grows (Dataset::extend)
-  bool contiguous = false;  // no chunks (and so no checksum or compression): scratch data
+  bool extendable = false;      // the first dimension grows (Dataset::extend)
+  bool contiguous = false;      // no chunks (and so no checksum or compression): scratch data
   std::uint64_t chunkRows = 0;  // rows of the first dimension a chunk holds; 0: as many as fit
 };
 
@@ -115,10 +131,16 @@ class Dataset {
   // Refuses (naming the dataset) another type or another shape.
   void require(Type type, const std::vector<std::uint64_t>& dims) const;
   // The rows [first, first + rows) of the first dimension (all of it: 0, dims[0]).
-  template <class T> void read(T* out, std::uint64_t first, std::uint64_t rows) const;
-  template <class T> void read(T* out) const { read(out, 0, dims_.empty() ? 1 : dims_[0]); }
-  template <class T> std::vector<T> readAll() const;
-  template <class T> void writeRows(const T* data, std::uint64_t first, std::uint64_t rows) const;
+  template <class T>
+  void read(T* out, std::uint64_t first, std::uint64_t rows) const;
+  template <class T>
+  void read(T* out) const {
+    read(out, 0, dims_.empty() ? 1 : dims_[0]);
+  }
+  template <class T>
+  std::vector<T> readAll() const;
+  template <class T>
+  void writeRows(const T* data, std::uint64_t first, std::uint64_t rows) const;
   // The same with the memory's element type given: binary64 values held as their 64-bit
   // words are read and written as Float64, bits unchanged, with no copy.
   void readRaw(void* out, Type memory, std::uint64_t first, std::uint64_t rows) const;
@@ -153,9 +175,9 @@ class File : public Group {
  public:
   // Refuses, naming the file: missing, a directory, unreadable, not HDF5, damaged.
   static File open(const std::string& path);
-  static File overwrite(const std::string& path);  // creates it, truncating one of that name
+  static File overwrite(const std::string& path);       // creates it, truncating one of that name
   static File closed() { return File(Id(), "", "/"); }  // no file
-  void close();  // flushes and closes, reporting a failure (a destructor cannot)
+  void close();        // flushes and closes, reporting a failure (a destructor cannot)
   void flush() const;  // everything written so far, to the file (not yet to disk)
   // From here on HDF5 orders its writes so that the file is whole after every flush, also when
   // the writer is killed (single-writer/multiple-reader mode): objects are no longer created,

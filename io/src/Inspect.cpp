@@ -1,10 +1,10 @@
 #include "kfield/io/Inspect.hpp"
 
 #include "Format.hpp"
+#include "kfield/impl/Printable.hpp"
+#include "kfield/impl/Sizes.hpp"
 #include "kfield/io/Checkpoint.hpp"
 #include "kfield/io/NetworkFile.hpp"
-#include "kfield/impl/Sizes.hpp"
-#include "kfield/impl/Printable.hpp"
 
 #include <algorithm>
 #include <map>
@@ -27,12 +27,16 @@ struct Walk {
   std::map<std::string, std::uint64_t> kept;  // rows read of a dataset (of an export: committed)
 
   void group(const impl::Group& g, const std::string& indent, int depth = 0) {
-    if (depth > kMaxDepth) g.fail("groups nested deeper than " + std::to_string(kMaxDepth) + ": not a file kfield wrote (a link cycle?)");
+    if (depth > kMaxDepth)
+      g.fail("groups nested deeper than " + std::to_string(kMaxDepth) +
+             ": not a file kfield wrote (a link cycle?)");
     for (const std::string& a : g.attributeNames()) {
-      out << indent << "@" << kfield::impl::printable(a, 256) << " = " << kfield::impl::printable(g.attributeText(a), 4096) << "\n";
+      out << indent << "@" << kfield::impl::printable(a, 256) << " = "
+          << kfield::impl::printable(g.attributeText(a), 4096) << "\n";
     }
     for (const std::string& name : g.members()) {
-      if (++objects > kMaxObjects) g.fail("more than " + std::to_string(kMaxObjects) + " objects: not a file kfield wrote");
+      if (++objects > kMaxObjects)
+        g.fail("more than " + std::to_string(kMaxObjects) + " objects: not a file kfield wrote");
       if (g.isGroup(name)) {
         out << indent << kfield::impl::printable(name, 256) << "/\n";
         group(g.group(name), indent + "  ", depth + 1);
@@ -53,10 +57,12 @@ struct Walk {
     ++datasets;
     const auto dims = d.dims();
     const auto limit = kept.find(d.path());
-    const std::uint64_t rows = std::min<std::uint64_t>(dims.empty() ? 1 : dims[0], limit == kept.end() ? kfield::impl::kSaturated : limit->second);
+    const std::uint64_t rows = std::min<std::uint64_t>(
+        dims.empty() ? 1 : dims[0], limit == kept.end() ? kfield::impl::kSaturated : limit->second);
     const std::uint64_t perRow = rows == 0 ? 0 : d.elements() / rows;
     if (rows == 1) d.requireFits(8);  // read in pieces of whole rows: one row must fit
-    const std::uint64_t step = std::max<std::uint64_t>(1, (std::uint64_t(1) << 20) / std::max<std::uint64_t>(perRow, 1));
+    const std::uint64_t step =
+        std::max<std::uint64_t>(1, (std::uint64_t(1) << 20) / std::max<std::uint64_t>(perRow, 1));
     for (std::uint64_t first = 0; first < rows; first += step) {
       const std::uint64_t n = std::min(step, rows - first);
       d.requireStored(first, n);
@@ -86,13 +92,16 @@ std::map<std::string, std::uint64_t> verifyExport(const std::string& path, const
   const Network net = readNetwork(path);  // types, shapes and rows checked
   const auto n = std::uint64_t(net.devices()), entries = std::uint64_t(net.entries());
   const impl::Group network = file.group("network");
-  if (network.intAttribute("devices") != net.devices() || network.intAttribute("entries") != net.entries()) {
+  if (network.intAttribute("devices") != net.devices() ||
+      network.intAttribute("entries") != net.entries()) {
     network.fail("@devices " + std::to_string(network.intAttribute("devices")) + " and @entries " +
-                 std::to_string(network.intAttribute("entries")) + " do not match its offsets and neighbors (" +
-                 std::to_string(n) + " devices, " + std::to_string(entries) + " entries)");
+                 std::to_string(network.intAttribute("entries")) +
+                 " do not match its offsets and neighbors (" + std::to_string(n) + " devices, " +
+                 std::to_string(entries) + " entries)");
   }
   const impl::Group sim = file.group("simulation");
-  const std::int64_t samples = sim.intAttribute("samples"), components = sim.intAttribute("components");
+  const std::int64_t samples = sim.intAttribute("samples"),
+                     components = sim.intAttribute("components");
   if (samples < 1) sim.fail("@samples is " + std::to_string(samples) + ", not >= 1");
   if (components < 1 || components > (std::int64_t(1) << 20)) {
     sim.fail("@components is " + std::to_string(components) + ", not 1 to 2^20");
@@ -116,9 +125,14 @@ std::map<std::string, std::uint64_t> verifyExport(const std::string& path, const
   }
   if (covered.front() < 0) commitSet.fail("holds a negative count");
   const auto t = static_cast<std::uint64_t>(covered.back());
-  std::map<std::string, std::uint64_t> kept{{"/simulation/rounds", t}, {"/fields/output", t}, {"/fields/time", t}, {"/fields/positions", t}};
+  std::map<std::string, std::uint64_t> kept{{"/simulation/rounds", t},
+                                            {"/fields/output", t},
+                                            {"/fields/time", t},
+                                            {"/fields/positions", t}};
   const impl::Dataset rounds = sim.dataset("rounds");
-  if (oneDimension(rounds) < t) rounds.fail("holds " + std::to_string(rounds.dims()[0]) + " rounds, fewer than the " + std::to_string(t) + " snapshots committed");
+  if (oneDimension(rounds) < t)
+    rounds.fail("holds " + std::to_string(rounds.dims()[0]) + " rounds, fewer than the " +
+                std::to_string(t) + " snapshots committed");
   const impl::Group fields = file.group("fields");
   auto snapshots = [&](const char* name, const std::vector<std::uint64_t>& row) {
     const impl::Dataset d = fields.dataset(name);
@@ -130,17 +144,21 @@ std::map<std::string, std::uint64_t> verifyExport(const std::string& path, const
   if (fields.has("time")) snapshots("time", {n, b});
   if (fields.has("positions")) snapshots("positions", {n, 2});
   for (const std::string& name : fields.members()) {
-    if (name != "output" && name != "time" && name != "positions") fields.fail("holds " + kfield::impl::printable(name) + ", not a field of the format");
+    if (name != "output" && name != "time" && name != "positions")
+      fields.fail("holds " + kfield::impl::printable(name) + ", not a field of the format");
   }
   if (sim.intAttribute("carry") == 0) return kept;
-  if (!file.has("restart")) file.fail("no /restart group, though /simulation says it keeps the run's carry");
+  if (!file.has("restart"))
+    file.fail("no /restart group, though /simulation says it keeps the run's carry");
   const impl::Group restart = file.group("restart");
   if (restart.intAttribute("samples") != samples) {
-    restart.fail("@samples is " + std::to_string(restart.intAttribute("samples")) + ", the export's " + std::to_string(samples));
+    restart.fail("@samples is " + std::to_string(restart.intAttribute("samples")) +
+                 ", the export's " + std::to_string(samples));
   }
   const impl::LastCarry last = impl::lastCarry(file, restart, b);
   if (std::uint64_t(last.layout[4]) != kfield::impl::product({w, n})) {
-    restart.fail("layout: slot " + std::to_string(last.slot) + ": an output of " + std::to_string(last.layout[4]) + " rows, expected " +
+    restart.fail("layout: slot " + std::to_string(last.slot) + ": an output of " +
+                 std::to_string(last.layout[4]) + " rows, expected " +
                  std::to_string(kfield::impl::product({w, n})));
   }
   // The slot being written when a run was killed is no part of it.

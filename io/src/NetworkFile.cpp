@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-
 namespace kfield::io {
 
 namespace {
@@ -21,7 +20,9 @@ struct NetworkDatasets {
   std::string description;
 
   explicit NetworkDatasets(const std::string& path)
-      : file(impl::File::open(path)), group(opened(file).group("network")), offsets(group.dataset("offsets")),
+      : file(impl::File::open(path)),
+        group(opened(file).group("network")),
+        offsets(group.dataset("offsets")),
         neighbors(group.dataset("neighbors")) {
     if (offsets.dims().size() != 1) offsets.require(impl::Type::Int64, {offsets.elements()});
     offsets.require(impl::Type::Int64, offsets.dims());
@@ -64,7 +65,8 @@ Network readNetwork(const std::string& path) {
   if (const auto held = d.lengths()) lengths = held->readAll<double>();
   if (const auto held = d.positions()) {
     const auto xy = held->readAll<double>();
-    for (std::uint64_t i = 0; i < d.devices; ++i) x.push_back(xy[2 * i]), y.push_back(xy[2 * i + 1]);
+    for (std::uint64_t i = 0; i < d.devices; ++i)
+      x.push_back(xy[2 * i]), y.push_back(xy[2 * i + 1]);
   }
   return Network::fromCsr(d.offsets.readAll<std::int64_t>(), d.neighbors.readAll<std::int32_t>(),
                           std::move(lengths), std::move(x), std::move(y), d.description);
@@ -80,7 +82,8 @@ NetworkPart readNetworkPart(const std::string& path, IndexRange owned) {
   std::vector<std::int64_t> offsets{0};
   std::vector<std::int32_t> neighbors;
   std::vector<double> lengths;
-  std::function<std::vector<std::pair<double, double>>(const std::vector<std::int64_t>&)> positionsOf;
+  std::function<std::vector<std::pair<double, double>>(const std::vector<std::int64_t>&)>
+      positionsOf;
   const std::optional<impl::Dataset> positions = d.positions();
   if (owned.begin >= 0 && owned.end <= n && owned.begin < owned.end) {
     const auto m = static_cast<std::uint64_t>(owned.size());
@@ -90,8 +93,9 @@ NetworkPart readNetworkPart(const std::string& path, IndexRange owned) {
     const std::int64_t first = offsets[0], last = offsets[m];
     if (first < 0 || last < first || std::uint64_t(last) > d.entries) {
       d.group.fail("offsets: the rows of devices [" + std::to_string(owned.begin) + ", " +
-                  std::to_string(owned.end) + ") run from entry " + std::to_string(first) + " to " +
-                  std::to_string(last) + ", outside the " + std::to_string(d.entries) + " entries");
+                   std::to_string(owned.end) + ") run from entry " + std::to_string(first) +
+                   " to " + std::to_string(last) + ", outside the " + std::to_string(d.entries) +
+                   " entries");
     }
     for (std::int64_t& o : offsets) o -= first;  // rows that go backwards are refused by fromRows
     const auto count = std::uint64_t(last - first);
@@ -103,17 +107,18 @@ NetworkPart readNetworkPart(const std::string& path, IndexRange owned) {
       held->read(lengths.data(), std::uint64_t(first), count);
     }
     if (positions) {
-      positionsOf = [&positions](const std::vector<std::int64_t>& ids) {  // runs of ids, a read each
-        std::vector<std::pair<double, double>> at(ids.size());
-        std::vector<double> xy;
-        for (std::size_t i = 0, j = 0; i < ids.size(); i = j) {
-          for (j = i + 1; j < ids.size() && ids[j] == ids[j - 1] + 1;) ++j;
-          xy.resize(2 * (j - i));
-          positions->read(xy.data(), std::uint64_t(ids[i]), std::uint64_t(j - i));
-          for (std::size_t k = i; k < j; ++k) at[k] = {xy[2 * (k - i)], xy[2 * (k - i) + 1]};
-        }
-        return at;
-      };
+      positionsOf =
+          [&positions](const std::vector<std::int64_t>& ids) {  // runs of ids, a read each
+            std::vector<std::pair<double, double>> at(ids.size());
+            std::vector<double> xy;
+            for (std::size_t i = 0, j = 0; i < ids.size(); i = j) {
+              for (j = i + 1; j < ids.size() && ids[j] == ids[j - 1] + 1;) ++j;
+              xy.resize(2 * (j - i));
+              positions->read(xy.data(), std::uint64_t(ids[i]), std::uint64_t(j - i));
+              for (std::size_t k = i; k < j; ++k) at[k] = {xy[2 * (k - i)], xy[2 * (k - i) + 1]};
+            }
+            return at;
+          };
     }
   }
   return NetworkPart::fromRows(n, owned, offsets, neighbors, lengths, positionsOf, d.description);

@@ -15,7 +15,9 @@ namespace {
 
 constexpr const char* kWho = "kfield::io";
 
-[[noreturn]] void refuse(const std::string& path, const std::string& what) { throw FileError(kWho, path, what); }
+[[noreturn]] void refuse(const std::string& path, const std::string& what) {
+  throw FileError(kWho, path, what);
+}
 [[noreturn]] void systemFailure(const std::string& path, const std::string& what) {
   refuse(path, what + " (" + std::strerror(errno) + ")");
 }
@@ -26,9 +28,11 @@ std::string folderOf(const std::string& path) {
 }
 
 const char* kindOf(mode_t mode) {
-  return S_ISDIR(mode) ? "a folder" : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : S_ISFIFO(mode) ? "a FIFO"
-         : S_ISSOCK(mode)                                              ? "a socket"
-                                                                       : "not a regular file";
+  return S_ISDIR(mode)                    ? "a folder"
+         : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+         : S_ISFIFO(mode)                 ? "a FIFO"
+         : S_ISSOCK(mode)                 ? "a socket"
+                                          : "not a regular file";
 }
 
 // PATH, when it exists, is a regular file (a link is followed: what it names must be one).
@@ -39,7 +43,8 @@ void requireRegularOrAbsent(const std::string& path) {
     systemFailure(path, "cannot look at it");
   }
   if (!S_ISREG(st.st_mode)) {
-    refuse(path, std::string("exists and is ") + kindOf(st.st_mode) + ", not a regular file kfield may replace");
+    refuse(path, std::string("exists and is ") + kindOf(st.st_mode) +
+                     ", not a regular file kfield may replace");
   }
 }
 
@@ -48,7 +53,8 @@ void syncFolder(const std::string& path) {
   if (fd < 0) systemFailure(folderOf(path), "cannot open the folder to flush it to disk");
   const int synced = ::fsync(fd);
   ::close(fd);
-  if (synced != 0 && errno != EINVAL) systemFailure(folderOf(path), "cannot flush the folder to disk");
+  if (synced != 0 && errno != EINVAL)
+    systemFailure(folderOf(path), "cannot flush the folder to disk");
 }
 
 bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
@@ -80,7 +86,8 @@ void requireNotBeingWritten(const std::string& path) {
   const int asked = ::fcntl(fd, F_GETLK, &lock);
 #endif
   ::close(fd);
-  if (asked == 0 && lock.l_type != F_UNLCK) refuse(path, "another process is writing it (it is locked)");
+  if (asked == 0 && lock.l_type != F_UNLCK)
+    refuse(path, "another process is writing it (it is locked)");
 }
 
 }  // namespace
@@ -91,12 +98,18 @@ void requireFolderFor(const std::string& folder, const std::string& named) {
   const std::string where = named == folder ? std::string() : "its folder " + folder + " ";
   struct stat st {};
   if (::stat(folder.c_str(), &st) != 0) {
-    refuse(named, where.empty() ? std::string(errno == ENOENT ? "no such folder" : std::strerror(errno))
-                                : where + (errno == ENOENT ? "does not exist" : std::string("cannot be looked at (") + std::strerror(errno) + ")"));
+    refuse(named, where.empty()
+                      ? std::string(errno == ENOENT ? "no such folder" : std::strerror(errno))
+                      : where + (errno == ENOENT ? "does not exist"
+                                                 : std::string("cannot be looked at (") +
+                                                       std::strerror(errno) + ")"));
   }
-  if (!S_ISDIR(st.st_mode)) refuse(named, where.empty() ? "is not a folder" : where + "is not a folder");
+  if (!S_ISDIR(st.st_mode))
+    refuse(named, where.empty() ? "is not a folder" : where + "is not a folder");
   if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    refuse(named, (where.empty() ? std::string("cannot write in this folder") : where + "cannot be written in") + " (permission denied)");
+    refuse(named, (where.empty() ? std::string("cannot write in this folder")
+                                 : where + "cannot be written in") +
+                      " (permission denied)");
   }
 }
 }  // namespace
@@ -131,9 +144,10 @@ PartialFile::PartialFile(std::string path) : path_(std::move(path)) {
       errno = why;
       systemFailure(partial, "cannot lock it");
     }
-    struct stat mine {}, named {};
-    if (::fstat(fd, &mine) == 0 && ::stat(partial.c_str(), &named) == 0 && mine.st_ino == named.st_ino &&
-        mine.st_dev == named.st_dev) {
+    struct stat mine {
+    }, named{};
+    if (::fstat(fd, &mine) == 0 && ::stat(partial.c_str(), &named) == 0 &&
+        mine.st_ino == named.st_ino && mine.st_dev == named.st_dev) {
       fd_ = fd;
     } else {
       ::close(fd);
@@ -157,7 +171,8 @@ PartialFile::~PartialFile() {
 }
 
 void PartialFile::sync() const {
-  if (::fsync(fd_) != 0) systemFailure(published_ ? path_ : partialPath(), "cannot flush it to disk");
+  if (::fsync(fd_) != 0)
+    systemFailure(published_ ? path_ : partialPath(), "cannot flush it to disk");
 }
 
 void PartialFile::publish() {
@@ -201,7 +216,8 @@ void PartialFile::commit(int keep) {
   auto keepAs = [&](const std::string& from, int j) {
     const std::string link = version(j) + ".partial";
     ::unlink(link.c_str());
-    if (::link(from.c_str(), link.c_str()) != 0 || std::rename(link.c_str(), version(j).c_str()) != 0) {
+    if (::link(from.c_str(), link.c_str()) != 0 ||
+        std::rename(link.c_str(), version(j).c_str()) != 0) {
       const int why = errno;
       ::unlink(link.c_str());
       errno = why;
@@ -214,7 +230,8 @@ void PartialFile::commit(int keep) {
     }
     keepAs(path_, 1);
   }
-  if (std::rename(partial.c_str(), path_.c_str()) != 0) systemFailure(path_, "cannot rename " + partial + " over it");
+  if (std::rename(partial.c_str(), path_.c_str()) != 0)
+    systemFailure(path_, "cannot rename " + partial + " over it");
   syncFolder(path_);
   ::close(fd_);
   fd_ = -1;

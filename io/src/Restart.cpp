@@ -10,7 +10,6 @@
 #include <stdexcept>
 #include <utility>
 
-
 namespace kfield::io {
 
 namespace impl {
@@ -48,8 +47,10 @@ RestartSlots createRestart(const Group& root, const TracedProgram& program, cons
     g.setAttribute("motion_radius", m.radius);
     g.setAttribute("motion_rebuild_every", m.rebuildEvery);
     g.setAttribute("motion_seed", std::to_string(m.seed));
-    const std::pair<const char*, double> area[] = {
-        {"motion_xmin", m.xmin}, {"motion_xmax", m.xmax}, {"motion_ymin", m.ymin}, {"motion_ymax", m.ymax}};
+    const std::pair<const char*, double> area[] = {{"motion_xmin", m.xmin},
+                                                   {"motion_xmax", m.xmax},
+                                                   {"motion_ymin", m.ymin},
+                                                   {"motion_ymax", m.ymax}};
     for (const auto& [name, value] : area) g.setAttribute(name, value);
   }
   RestartSlots slots;
@@ -57,7 +58,8 @@ RestartSlots createRestart(const Group& root, const TracedProgram& program, cons
   std::uint64_t values = carry.motionState.size();
   for (const auto& [name, plane] : carryPlanes(carry)) values += plane->size();
   Storage grows{std::clamp<std::uint64_t>(values, 512, std::uint64_t(1) << 17), true, 0, true};
-  for (const char* name : {"carry0", "carry1"}) slots.words.push_back(g.create<double>(name, {0}, grows));
+  for (const char* name : {"carry0", "carry1"})
+    slots.words.push_back(g.create<double>(name, {0}, grows));
   slots.layout.push_back(g.create<std::int64_t>("layout", {2, kLayoutWords + carry.rounds.size()}));
   return slots;
 }
@@ -69,7 +71,8 @@ void writeCarry(RestartSlots& slots, int slot, const SimulationCarry& carry) {
   for (const auto& [name, plane] : carryPlanes(carry)) {
     if (plane->extent(1) != b) {
       throw FileError("kfield::io::SimulationExport::commit", slots.layout[0].path(),
-                      std::string(name) + " of " + std::to_string(plane->extent(1)) + " samples, expected " + std::to_string(b));
+                      std::string(name) + " of " + std::to_string(plane->extent(1)) +
+                          " samples, expected " + std::to_string(b));
     }
     layout.push_back(std::int64_t(plane->extent(0)));
     words.insert(words.end(), plane->data(), plane->data() + plane->size());
@@ -97,21 +100,28 @@ LastCarry lastCarry(const File& file, const Group& g, std::uint64_t b) {
   layoutSet.read(layout.data(), slot, 1);
   for (std::uint64_t s = 0; s < b; ++s) {
     const std::int64_t r = layout[kLayoutWords + s];
-    if (r < 0) g.fail("layout: slot " + std::to_string(slot) + " holds round " + std::to_string(r) + ": negative");
+    if (r < 0)
+      g.fail("layout: slot " + std::to_string(slot) + " holds round " + std::to_string(r) +
+             ": negative");
   }
   Dataset words = g.dataset(slot == 0 ? "carry0" : "carry1");
   if (words.dims().size() != 1) words.require(Type::Float64, {words.elements()});
   words.require(Type::Float64, words.dims());
   std::uint64_t needed = 0;
   for (std::size_t j = 0; j < kLayoutWords; ++j) {
-    if (layout[j] < 0) g.fail("layout: slot " + std::to_string(slot) + " holds a negative size " + std::to_string(layout[j]));
-    const std::uint64_t count = j + 1 < kLayoutWords ? kfield::impl::product({std::uint64_t(layout[j]), b})
-                                                     : std::uint64_t(layout[j]);
+    if (layout[j] < 0)
+      g.fail("layout: slot " + std::to_string(slot) + " holds a negative size " +
+             std::to_string(layout[j]));
+    const std::uint64_t count = j + 1 < kLayoutWords
+                                    ? kfield::impl::product({std::uint64_t(layout[j]), b})
+                                    : std::uint64_t(layout[j]);
     needed = kfield::impl::total({needed, count});
   }
   if (needed > words.dims()[0]) {
-    words.fail("holds " + std::to_string(words.dims()[0]) + " values, but its slot's layout needs " +
-               (needed == kfield::impl::kSaturated ? std::string("more than 2^64") : std::to_string(needed)));
+    words.fail("holds " + std::to_string(words.dims()[0]) +
+               " values, but its slot's layout needs " +
+               (needed == kfield::impl::kSaturated ? std::string("more than 2^64")
+                                                   : std::to_string(needed)));
   }
   return LastCarry{slot, std::move(layout), std::move(words), needed};
 }
@@ -148,15 +158,18 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
     if (a.rfind("input_", 0) == 0) recorded.emplace_back(a.substr(6), g.stringAttribute(a));
   }
   for (const auto& [name, value] : inputs) {
-    const auto at = std::find_if(recorded.begin(), recorded.end(), [&](const auto& r) { return r.first == name; });
-    if (at == recorded.end()) g.fail("the run recorded no " + name + " (it was given " + value + " now)");
+    const auto at = std::find_if(recorded.begin(), recorded.end(),
+                                 [&](const auto& r) { return r.first == name; });
+    if (at == recorded.end())
+      g.fail("the run recorded no " + name + " (it was given " + value + " now)");
     if (at->second != value) {
       g.fail("the run was made with " + name + " " + at->second + ", not " + value +
              ": continued with other inputs it would give a field no uninterrupted run gives");
     }
   }
   for (const auto& [name, value] : recorded) {
-    if (std::none_of(inputs.begin(), inputs.end(), [&](const auto& i) { return i.first == name; })) {
+    if (std::none_of(inputs.begin(), inputs.end(),
+                     [&](const auto& i) { return i.first == name; })) {
       g.fail("the run was made with " + name + " " + value + ", which is not given now");
     }
   }
@@ -194,7 +207,8 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
     Motion m;
     const std::string model = g.stringAttribute("motion_model");
     bool known = false;
-    for (const Motion::Model k : {Motion::Model::Straight, Motion::Model::Waypoint, Motion::Model::Velocity}) {
+    for (const Motion::Model k :
+         {Motion::Model::Straight, Motion::Model::Waypoint, Motion::Model::Velocity}) {
       if (model == Motion::modelName(k)) m.model = k, known = true;
     }
     if (!known) g.fail("motion_model is '" + model + "', not straight, waypoint or velocity");
@@ -209,13 +223,15 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
     } catch (const std::invalid_argument& e) {
       g.fail(e.what());
     }
-    if (!m.hasArea()) g.fail("the motion's area is empty: xmin " + kfield::impl::numberText(m.xmin) + " > xmax " + kfield::impl::numberText(m.xmax));
+    if (!m.hasArea())
+      g.fail("the motion's area is empty: xmin " + kfield::impl::numberText(m.xmin) + " > xmax " +
+             kfield::impl::numberText(m.xmax));
     carry.motion = m;
   }
   const std::uint64_t motionWords = std::uint64_t(layout[impl::kLayoutWords - 1]);
   if (motionWords != (carry.motion ? 7 * std::uint64_t(network.devices()) : 0)) {
-    g.fail("layout: slot " + std::to_string(slot) + " holds " + std::to_string(motionWords) + " motion values, expected " +
-           std::to_string(carry.motion ? 7 * network.devices() : 0));
+    g.fail("layout: slot " + std::to_string(slot) + " holds " + std::to_string(motionWords) +
+           " motion values, expected " + std::to_string(carry.motion ? 7 * network.devices() : 0));
   }
   words.requireFits(sizeof(double), needed);
   std::vector<double> all(needed);
@@ -223,7 +239,8 @@ SimulationCarry loadRestart(const std::string& path, const TracedProgram& progra
   std::size_t at = 0, j = 0;
   for (const auto& [name, into] : impl::carryPlanes(carry)) {
     HostPlane plane(std::string("kfield::restart::") + name, std::size_t(layout[j++]), b);
-    std::copy(all.begin() + std::ptrdiff_t(at), all.begin() + std::ptrdiff_t(at + plane.size()), plane.data());
+    std::copy(all.begin() + std::ptrdiff_t(at), all.begin() + std::ptrdiff_t(at + plane.size()),
+              plane.data());
     at += plane.size();
     *into = plane;
   }

@@ -40,8 +40,9 @@ std::vector<std::int64_t> readOffsets(const impl::Group& g, std::int64_t samples
 void saveSamples(const std::string& path, const DataParallelSystem& system) {
   constexpr const char* kWho = "kfield::io::saveSamples";
   if (system.heldInPart()) {
-    kfield::impl::invalidArgument(kWho, path + ": the system is held in part: save the samples "
-                                               "from a process that holds them all");
+    kfield::impl::invalidArgument(kWho, path +
+                                            ": the system is held in part: save the samples "
+                                            "from a process that holds them all");
   }
   const std::int64_t s = system.sampleWidth;
   const std::int64_t n = system.totalMass();
@@ -89,8 +90,8 @@ DataParallelSystem loadSamples(const std::string& path, DataParallelSystem rule,
                                std::int64_t owners, const OwnerPlacement& placement) {
   constexpr const char* kWho = "kfield::io::loadSamples";
   if (owners < 0) {
-    kfield::impl::invalidArgument(kWho, path + ": owners = " + std::to_string(owners) +
-                                            " is negative");
+    kfield::impl::invalidArgument(kWho,
+                                  path + ": owners = " + std::to_string(owners) + " is negative");
   }
   const impl::File file = impl::openKind(path, kKind);
   const impl::Group g = file.group("samples");
@@ -108,7 +109,7 @@ DataParallelSystem loadSamples(const std::string& path, DataParallelSystem rule,
   values.require(impl::Type::Float64, {std::uint64_t(n), std::uint64_t(s)});
 
   std::vector<std::int64_t> begin;  // where each owner's share begins, then the count
-  if (owners > n) {  // checked before the shares' table is allocated
+  if (owners > n) {                 // checked before the shares' table is allocated
     g.fail("owners = " + std::to_string(owners) + " is more than its " + std::to_string(n) +
            " samples: every owner needs one");
   }
@@ -134,8 +135,8 @@ DataParallelSystem loadSamples(const std::string& path, DataParallelSystem rule,
   }
   // Each owner's rows in one hyperslab read, checked against memory before allocation (this
   // rank's share whole, as it is held).
-  values.requireFits(sizeof(Word), std::uint64_t(begin[std::size_t(mine.end)] -
-                                                 begin[std::size_t(mine.begin)]));
+  values.requireFits(sizeof(Word),
+                     std::uint64_t(begin[std::size_t(mine.end)] - begin[std::size_t(mine.begin)]));
   std::vector<Word> words;
   for (std::int64_t o = mine.begin; o < mine.end; ++o) {
     const std::int64_t first = begin[std::size_t(o)], rows = begin[std::size_t(o) + 1] - first;

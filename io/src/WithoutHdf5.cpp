@@ -26,11 +26,17 @@ void saveCheckpoint(const std::string& path, const LearnerState&, const OwnerPla
   noHdf5("kfield::io::saveCheckpoint", path);
 }
 LearnerState loadCheckpoint(const std::string& path) { noHdf5("kfield::io::loadCheckpoint", path); }
-TrainingRecord loadTrainingRecord(const std::string& path) { noHdf5("kfield::io::loadTrainingRecord", path); }
+TrainingRecord loadTrainingRecord(const std::string& path) {
+  noHdf5("kfield::io::loadTrainingRecord", path);
+}
 std::string inspect(const std::string& path, bool) { noHdf5("kfield::io::inspect", path); }
 Network readNetwork(const std::string& path) { noHdf5("kfield::io::readNetwork", path); }
-std::int64_t readNetworkDevices(const std::string& path) { noHdf5("kfield::io::readNetworkDevices", path); }
-NetworkPart readNetworkPart(const std::string& path, IndexRange) { noHdf5("kfield::io::readNetworkPart", path); }
+std::int64_t readNetworkDevices(const std::string& path) {
+  noHdf5("kfield::io::readNetworkDevices", path);
+}
+NetworkPart readNetworkPart(const std::string& path, IndexRange) {
+  noHdf5("kfield::io::readNetworkPart", path);
+}
 SimulationCarry loadRestart(const std::string& path, const TracedProgram&, const Network&,
                             std::int64_t, const RunInputs&) {
   noHdf5("kfield::io::loadRestart", path);

@@ -17,8 +17,8 @@ inline rules::UpdateRule checkpointRule(const std::string& name, std::int64_t k)
 
 inline DataParallelSystem checkpointSystem(const std::string& rule, std::int64_t owners,
                                            std::int64_t k = 6, std::int64_t samples = 517) {
-  return repartitioned(
-      leastSquaresSystem(k, samples, {0, samples}, checkpointRule(rule, k), 0.02), owners);
+  return repartitioned(leastSquaresSystem(k, samples, {0, samples}, checkpointRule(rule, k), 0.02),
+                       owners);
 }
 
 // The state of a learner of `sys` (owners in process) after `steps` steps.

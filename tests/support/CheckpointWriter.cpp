@@ -4,8 +4,8 @@
 //   kfield_checkpoint_writer FILE THREADS OWNERS RULE PARAMETERS SAMPLES LAST
 #include "support/CheckpointSystem.hpp"
 
-#include <kfield/io/Checkpoint.hpp>
 #include <kfield/impl/KokkosCompat.hpp>
+#include <kfield/io/Checkpoint.hpp>
 
 #include <unistd.h>
 

@@ -14,7 +14,9 @@
 
 namespace kfield::test {
 
-inline bool sameBits(double a, double b) { return kfield::impl::bitsOf(a) == kfield::impl::bitsOf(b); }
+inline bool sameBits(double a, double b) {
+  return kfield::impl::bitsOf(a) == kfield::impl::bitsOf(b);
+}
 
 // Every sensor and parameter of a program set, differently per device and sample.
 template <class Sim>

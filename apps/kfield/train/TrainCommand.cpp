@@ -59,14 +59,16 @@ std::string parameterDigest(const std::vector<Word>& words) {
 
 // What a resumed run must share with the run it continues: everything but where it writes and
 // how long it goes on.
-void requireSameTraining(const TrainConfig& now, const std::string& savedJson, const std::string& path) {
+void requireSameTraining(const TrainConfig& now, const std::string& savedJson,
+                         const std::string& path) {
   nlohmann::json saved, current = nlohmann::json::parse(now.json()).flatten();
   try {
     saved = nlohmann::json::parse(savedJson).flatten();
   } catch (const nlohmann::json::exception&) {
     throw UserError("--resume '" + path + "': its /training config is not JSON");
   }
-  for (const char* free : {"/out", "/training/steps", "/training/checkpoint_every", "/training/owners"}) {
+  for (const char* free :
+       {"/out", "/training/steps", "/training/checkpoint_every", "/training/owners"}) {
     saved.erase(free);
     current.erase(free);
   }
@@ -86,13 +88,14 @@ void requireSameTraining(const TrainConfig& now, const std::string& savedJson, c
   for (const auto& [key, value] : current.items()) {
     if (!saved.contains(key) || saved[key] != value) {
       throw UserError("--resume '" + path + "': it was trained with " + keyName(key) + " = " +
-                      (saved.contains(key) ? saved[key].dump() : "(none)") + ", this config has " + value.dump());
+                      (saved.contains(key) ? saved[key].dump() : "(none)") + ", this config has " +
+                      value.dump());
     }
   }
   for (const auto& [key, value] : saved.items()) {
     if (!current.contains(key)) {
-      throw UserError("--resume '" + path + "': it was trained with " + keyName(key) + " = " + value.dump() +
-                      ", this config has none");
+      throw UserError("--resume '" + path + "': it was trained with " + keyName(key) + " = " +
+                      value.dump() + ", this config has none");
     }
   }
 }
@@ -103,19 +106,23 @@ struct Evaluation {
 };
 
 template <class Space>
-Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const std::vector<double>& parameters,
-                    Space space) {
+Evaluation evaluate(const TrainConfig& c, const TracedProgram& program,
+                    const std::vector<double>& parameters, Space space) {
   Evaluation out;
   std::ostringstream report;
   // The hand-written reference: the library's distance gradient, in a branch of the free
   // devices where there are obstacles (they never hear each other).
-  const TracedProgram exact = c.obstacles > 0
-      ? trace([](Program& p) {
-          return p.branch(
-              p.sense<bool>("obstacle"), [&] { return p.constant(lib::kInfinity); },
-              [&] { return lib::distanceGradient(p, p.sense<bool>("source")); });
-        }, "distance-gradient-obstacles")
-      : trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); }, "distance-gradient");
+  const TracedProgram exact =
+      c.obstacles > 0
+          ? trace(
+                [](Program& p) {
+                  return p.branch(
+                      p.sense<bool>("obstacle"), [&] { return p.constant(lib::kInfinity); },
+                      [&] { return lib::distanceGradient(p, p.sense<bool>("source")); });
+                },
+                "distance-gradient-obstacles")
+          : trace([](Program& p) { return lib::distanceGradient(p, p.sense<bool>("source")); },
+                  "distance-gradient");
   for (std::int64_t h = 0; h < c.heldOut; ++h) {
     const HeldOut held = heldOutScenario(c, h);
     const std::int64_t n = held.network.devices();
@@ -127,7 +134,8 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
       }
       if (learned) {
         for (const ParameterInfo& p : prog.parameters) {
-          sim.parameter(p.name, std::vector<double>(parameters.begin() + p.offset, parameters.begin() + p.offset + p.width));
+          sim.parameter(p.name, std::vector<double>(parameters.begin() + p.offset,
+                                                    parameters.begin() + p.offset + p.width));
         }
       }
       sim.run(held.scenario.stop);
@@ -137,7 +145,9 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
       return v;
     };
     const std::vector<double> learned = fieldOf(program, true), library = fieldOf(exact, false);
-    auto blocked = [&](std::int64_t d) { return !held.scenario.obstacle.empty() && held.scenario.obstacle[std::size_t(d)]; };
+    auto blocked = [&](std::int64_t d) {
+      return !held.scenario.obstacle.empty() && held.scenario.obstacle[std::size_t(d)];
+    };
     std::int64_t free = 0;
     for (std::int64_t d = 0; d < n; ++d) free += blocked(d) ? 0 : 1;
     // Over the free devices (all of them without obstacles).
@@ -151,15 +161,17 @@ Evaluation evaluate(const TrainConfig& c, const TracedProgram& program, const st
         scale += held.scenario.target[std::size_t(d)];
       }
       char text[160];
-      std::snprintf(text, sizeof text, "mean |error| %.4g (%.3g%% of the mean distance %.4g), max %.4g",
-                    sum / double(free), 100.0 * sum / (scale > 0 ? scale : 1.0), scale / double(free), most);
+      std::snprintf(
+          text, sizeof text, "mean |error| %.4g (%.3g%% of the mean distance %.4g), max %.4g",
+          sum / double(free), 100.0 * sum / (scale > 0 ? scale : 1.0), scale / double(free), most);
       return std::string(text);
     };
     report << "held-out " << h << " (" << n << " devices";
     if (free < n) report << ", " << n - free << " on obstacles";
     report << ", " << held.scenario.sources.size() << " source"
-           << (held.scenario.sources.size() == 1 ? "" : "s") << ", " << held.scenario.stop << " rounds): learned "
-           << errors(learned) << "; library distance-gradient " << errors(library) << "\n";
+           << (held.scenario.sources.size() == 1 ? "" : "s") << ", " << held.scenario.stop
+           << " rounds): learned " << errors(learned) << "; library distance-gradient "
+           << errors(library) << "\n";
     io::PositionedField f;
     f.name = "heldout" + std::to_string(h);
     f.title = "held-out network " + std::to_string(h) + ": " + std::to_string(n) + " devices";
@@ -191,7 +203,8 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   const std::vector<Scenario> scenarios = trainingScenarios(c, network);
   const std::int64_t owners = o.owners > 0 ? o.owners : c.owners;
   if (owners > c.samples) {
-    throw UserError("--owners " + std::to_string(owners) + " is more than the " + std::to_string(c.samples) + " scenarios");
+    throw UserError("--owners " + std::to_string(owners) + " is more than the " +
+                    std::to_string(c.samples) + " scenarios");
   }
   DataParallelSystem system = trainingSystem(c, program, network, scenarios, owners);
   LearnerOptions options;
@@ -212,8 +225,9 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
     io::TrainingRecord was = io::loadTrainingRecord(o.resume);
     requireSameTraining(c, was.config, o.resume);
     if (std::int64_t(was.loss.size()) != saved.step) {
-      throw UserError("--resume '" + o.resume + "': its log has " + std::to_string(was.loss.size()) +
-                      " steps, its learner state " + std::to_string(saved.step));
+      throw UserError("--resume '" + o.resume + "': its log has " +
+                      std::to_string(was.loss.size()) + " steps, its learner state " +
+                      std::to_string(saved.step));
     }
     if (saved.step > c.steps) {
       throw UserError("--resume '" + o.resume + "': it is at step " + std::to_string(saved.step) +
@@ -226,14 +240,19 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   }
 
   const std::int64_t devices = network.devices();
-  std::cout << "kfield train: a neural field (" << program.parameterWidth() << " parameters, hidden";
+  std::cout << "kfield train: a neural field (" << program.parameterWidth()
+            << " parameters, hidden";
   for (const int h : c.hidden) std::cout << " " << h;
   std::cout << ") learns distances to the nearest source"
-            << (c.obstacles > 0 ? " around " + std::to_string(c.obstacles) + " obstacle" + (c.obstacles == 1 ? "" : "s") + " per graph" : std::string())
+            << (c.obstacles > 0 ? " around " + std::to_string(c.obstacles) + " obstacle" +
+                                      (c.obstacles == 1 ? "" : "s") + " per graph"
+                                : std::string())
             << "\n"
-            << "scenarios: " << c.samples << " on " << c.graphs << " random geometric graph" << (c.graphs == 1 ? "" : "s")
-            << " of " << c.devices << " devices (radius " << c.radius << "), " << owners << " owners"
-            << (world.ranks > 1 ? " over " + std::to_string(world.ranks) + " ranks" : "") << ", " << Space::name() << "\n";
+            << "scenarios: " << c.samples << " on " << c.graphs << " random geometric graph"
+            << (c.graphs == 1 ? "" : "s") << " of " << c.devices << " devices (radius " << c.radius
+            << "), " << owners << " owners"
+            << (world.ranks > 1 ? " over " + std::to_string(world.ranks) + " ranks" : "") << ", "
+            << Space::name() << "\n";
   if (first > 0) std::cout << "resumed at step " << first << " from " << o.resume << "\n";
   std::cout << std::flush;
 
@@ -277,10 +296,11 @@ int train(const TrainOptions& o, const TrainConfig& c, Space space) {
   io::saveCheckpoint(out, state, options.placement, save);
 
   if (!record.loss.empty()) {
-    std::cout << "loss: " << record.loss.front() << " at step 1, " << record.loss.back() << " at step " << c.steps << "\n";
+    std::cout << "loss: " << record.loss.front() << " at step 1, " << record.loss.back()
+              << " at step " << c.steps << "\n";
   }
-  std::cout << evaluation.report << "checkpoint: " << out << " (step " << state.step << "; kfield train --resume " << out
-            << " continues it)\n";
+  std::cout << evaluation.report << "checkpoint: " << out << " (step " << state.step
+            << "; kfield train --resume " << out << " continues it)\n";
   std::cout << "parameters sha256: " << parameterDigest(state.parameters) << "\n" << std::flush;
   if (o.noPng || world.rank != 0) return 0;
   std::cout << "pictures:\n" << std::flush;
@@ -308,8 +328,8 @@ int runTrain(const TrainOptions& o) {
         struct stat st {};
         const std::size_t slash = folder.find_last_of('/');
         io::requireWritableFolder(::stat(folder.c_str(), &st) == 0 ? folder
-                                  : slash == std::string::npos ? std::string(".")
-                                                               : folder.substr(0, slash + 1));
+                                  : slash == std::string::npos     ? std::string(".")
+                                                                   : folder.substr(0, slash + 1));
       }
     }
     if (!o.resume.empty()) {
@@ -329,15 +349,21 @@ Command addTrainCommand(CLI::App& app) {
       "Train a neural field (an MLP each device runs on what it hears) to compute distances to\n"
       "the nearest source, from random scenarios, with Adam over the gradient through their\n"
       "rounds; checkpointed to HDF5 with its loss log, and evaluated on larger held-out networks.\n"
-      "Example: kfield train --threads 2            (the built-in config: kfield train --show-config)");
-  cmd->add_option("config", o->config, "A JSON config (every key optional; default: the built-in one)");
-  cmd->add_option("--owners", o->owners, "Owners the scenarios are split among (>= 2; the same bits for any)");
-  cmd->add_option("--window", o->window, "Rounds per recompute window of the reverse (the same bits)");
+      "Example: kfield train --threads 2            (the built-in config: kfield train "
+      "--show-config)");
+  cmd->add_option("config", o->config,
+                  "A JSON config (every key optional; default: the built-in one)");
+  cmd->add_option("--owners", o->owners,
+                  "Owners the scenarios are split among (>= 2; the same bits for any)");
+  cmd->add_option("--window", o->window,
+                  "Rounds per recompute window of the reverse (the same bits)");
   cmd->add_option("--budget", o->budget, "Bytes one gradient pass may hold (the same bits)");
-  cmd->add_option("--space", o->space, "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
+  cmd->add_option("--space", o->space,
+                  "Execution space: " + spaceList() + " (default " + defaultSpaceName() + ")");
   cmd->add_option("--resume", o->resume, "Continue from this checkpoint (bit for bit)");
   cmd->add_option("--out", o->out, "Where the checkpoint goes (default: the config's \"out\")");
-  cmd->add_option("--png", o->png, "The folder for the pictures (default: the checkpoint's name, -pictures)");
+  cmd->add_option("--png", o->png,
+                  "The folder for the pictures (default: the checkpoint's name, -pictures)");
   cmd->add_flag("--no-png", o->noPng, "Draw no pictures");
   cmd->add_flag("--show-config", o->showConfig, "Print the config (with every default) and stop");
   cmd->fallthrough();

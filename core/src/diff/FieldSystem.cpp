@@ -28,44 +28,53 @@ std::uint64_t bitsOf(double x) { return kfield::impl::bitsOf(x); }
 }  // namespace
 
 std::int64_t fieldSampleWidth(const TracedProgram& program, const Network& network) {
-  return 1 + (static_cast<std::int64_t>(program.sensors.size()) + program.outputWidth) * network.devices();
+  return 1 + (static_cast<std::int64_t>(program.sensors.size()) + program.outputWidth) *
+                 network.devices();
 }
 
-std::vector<Word> fieldSample(const TracedProgram& program, const Network& network, std::int64_t stop,
+std::vector<Word> fieldSample(const TracedProgram& program, const Network& network,
+                              std::int64_t stop,
                               const std::map<std::string, std::vector<double>>& sensors,
                               const std::vector<double>& target) {
   const auto devices = static_cast<std::size_t>(network.devices());
-  if (stop < 0) kfield::impl::invalidArgument("kfield::diff::fieldSample", "stop round " + std::to_string(stop) + " is negative");
+  if (stop < 0)
+    kfield::impl::invalidArgument("kfield::diff::fieldSample",
+                                  "stop round " + std::to_string(stop) + " is negative");
   std::vector<Word> words{wordOf(static_cast<double>(stop))};
   for (const SensorInfo& sensor : program.sensors) {
     const auto found = sensors.find(sensor.name);
     if (found == sensors.end()) {
-      kfield::impl::invalidArgument("kfield::diff::fieldSample", "no values for sensor '" + sensor.name + "'");
+      kfield::impl::invalidArgument("kfield::diff::fieldSample",
+                                    "no values for sensor '" + sensor.name + "'");
     }
     if (found->second.size() != devices) {
       kfield::impl::invalidArgument("kfield::diff::fieldSample",
-                                    "sensor '" + sensor.name + "' has " + std::to_string(found->second.size()) +
-                                        " values for " + std::to_string(devices) + " devices");
+                                    "sensor '" + sensor.name + "' has " +
+                                        std::to_string(found->second.size()) + " values for " +
+                                        std::to_string(devices) + " devices");
     }
     for (double v : found->second) words.push_back(wordOf(v));
   }
   for (const auto& [name, values] : sensors) {
     if (program.sensorIndex(name) < 0) {
-      kfield::impl::invalidArgument("kfield::diff::fieldSample", "program '" + program.name + "' reads no sensor '" + name + "'");
+      kfield::impl::invalidArgument(
+          "kfield::diff::fieldSample",
+          "program '" + program.name + "' reads no sensor '" + name + "'");
     }
   }
   const std::size_t targets = static_cast<std::size_t>(program.outputWidth) * devices;
   if (target.size() != targets) {
     kfield::impl::invalidArgument("kfield::diff::fieldSample",
-                                  "the target has " + std::to_string(target.size()) + " values for " +
-                                      std::to_string(devices) + " devices x " +
+                                  "the target has " + std::to_string(target.size()) +
+                                      " values for " + std::to_string(devices) + " devices x " +
                                       std::to_string(program.outputWidth) + " output components");
   }
   for (double v : target) words.push_back(wordOf(v));
   return words;
 }
 
-std::vector<unsigned char> fieldContributionIdentity(const TracedProgram& program, const Network& network) {
+std::vector<unsigned char> fieldContributionIdentity(const TracedProgram& program,
+                                                     const Network& network) {
   std::vector<unsigned char> out;
   putText(out, "kfield field gradient v1; loss: squared error at the stop round");
   putText(out, describe(program));
@@ -88,10 +97,12 @@ DataParallelSystem fieldSystem(const TracedProgram& program, const Network& netw
                                const rules::UpdateRule& rule, double rate,
                                const std::vector<double>& initialParameters) {
   const std::int64_t k = program.parameterWidth();
-  if (k == 0) kfield::impl::invalidArgument(kWho, "program '" + program.name + "' has no parameter to learn");
+  if (k == 0)
+    kfield::impl::invalidArgument(kWho, "program '" + program.name + "' has no parameter to learn");
   if (static_cast<std::int64_t>(initialParameters.size()) != k) {
     kfield::impl::invalidArgument(kWho, std::to_string(initialParameters.size()) +
-                                            " initial parameters for a parameter width of " + std::to_string(k));
+                                            " initial parameters for a parameter width of " +
+                                            std::to_string(k));
   }
   DataParallelSystem system;
   system.parameters = k;

@@ -48,21 +48,24 @@ ReversePlan transpose(const graph::Description& forward, const std::vector<NodeV
     for (const auto* planes : {&nodes[i].reads, &nodes[i].writes}) {
       for (const std::string& p : *planes) {
         if (p.compare(0, kAdjoint.size(), kAdjoint) == 0) {
-          kfield::impl::invalidArgument(kWho, nodeName(nodes[i], i) + " handles adjoint plane '" + p +
-                                          "': the graph is already a reverse (second order is not supported)");
+          kfield::impl::invalidArgument(
+              kWho, nodeName(nodes[i], i) + " handles adjoint plane '" + p +
+                        "': the graph is already a reverse (second order is not supported)");
         }
       }
     }
     if (nodes[i].opaque) {
-      kfield::impl::invalidArgument(kWho, nodeName(nodes[i], i) + " is opaque: it has no vector-Jacobian product");
+      kfield::impl::invalidArgument(
+          kWho, nodeName(nodes[i], i) + " is opaque: it has no vector-Jacobian product");
     }
   }
   if (vjps.size() != nodes.size()) {
     const std::size_t i = std::min(vjps.size(), nodes.size());
-    kfield::impl::invalidArgument(kWho, (i < nodes.size() ? nodeName(nodes[i], i) + " has no vjp entry"
-                                                  : "vjp entry " + std::to_string(i) + " has no node") +
-                                    " (" + std::to_string(vjps.size()) + " entries for " +
-                                    std::to_string(nodes.size()) + " nodes)");
+    kfield::impl::invalidArgument(
+        kWho, (i < nodes.size() ? nodeName(nodes[i], i) + " has no vjp entry"
+                                : "vjp entry " + std::to_string(i) + " has no node") +
+                  " (" + std::to_string(vjps.size()) + " entries for " +
+                  std::to_string(nodes.size()) + " nodes)");
   }
 
   ReversePlan plan;
@@ -72,7 +75,7 @@ ReversePlan transpose(const graph::Description& forward, const std::vector<NodeV
     snapshotOf[{plan.snapshots[k].node, plan.snapshots[k].plane}] = gidx(k);
   }
   const std::set<std::string> seeds(seeded.begin(), seeded.end());
-  std::set<std::string> written;                    // planes a later node writes (seen so far)
+  std::set<std::string> written;                     // planes a later node writes (seen so far)
   std::map<std::string, std::vector<gidx>> pending;  // adjoint contributions per plane
 
   auto addNode = [&](graph::Node node, gidx fwd) {

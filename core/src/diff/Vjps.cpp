@@ -7,7 +7,8 @@ namespace kfield::diff {
 std::vector<NodeVjp> vjpsOf(const TracedProgram& program) {
   std::vector<NodeVjp> vjps;
   vjps.reserve(program.description.nodes.size());
-  for (const graph::Node& node : program.description.nodes) vjps.push_back({node.reads, node.writes});
+  for (const graph::Node& node : program.description.nodes)
+    vjps.push_back({node.reads, node.writes});
   return vjps;
 }
 

@@ -11,7 +11,9 @@ namespace kfield::impl {
 namespace {
 
 // Operations that evaluate an entry program: folds, and exchanges' sends.
-bool readsEntries(const Op& op) { return op.code == OpCode::Fold || op.code == OpCode::ExchangeSend; }
+bool readsEntries(const Op& op) {
+  return op.code == OpCode::Fold || op.code == OpCode::ExchangeSend;
+}
 
 // Keeps the ops marked in `keep` (and their description nodes), renumbering the values:
 // values are op indices here.

@@ -10,8 +10,8 @@ namespace kfield::lib {
 namespace {
 
 // units outputs of W x + b, W row-major (units x inputs) then b, from w[0..).
-std::vector<Field<double>> affine(const std::vector<Field<double>>& w, const std::vector<Field<double>>& x,
-                                  int units) {
+std::vector<Field<double>> affine(const std::vector<Field<double>>& w,
+                                  const std::vector<Field<double>>& x, int units) {
   const auto n = static_cast<int>(x.size());
   std::vector<Field<double>> out;
   for (int u = 0; u < units; ++u) {
@@ -26,12 +26,14 @@ std::vector<Field<double>> affine(const std::vector<Field<double>>& w, const std
 
 void requireNeuralShape(const NeuralFieldShape& shape, const std::string& who) {
   if (shape.hidden.empty() || shape.hidden.size() > 4) {
-    impl::invalidArgument(who, "a neural field has 1 to 4 hidden layers, got " + std::to_string(shape.hidden.size()));
+    impl::invalidArgument(
+        who, "a neural field has 1 to 4 hidden layers, got " + std::to_string(shape.hidden.size()));
   }
   for (std::size_t l = 0; l < shape.hidden.size(); ++l) {
     if (shape.hidden[l] < 1 || shape.hidden[l] > 64) {
       impl::invalidArgument(who, "hidden layer " + std::to_string(l + 1) + " has " +
-                                     std::to_string(shape.hidden[l]) + " units; 1 to 64 are allowed");
+                                     std::to_string(shape.hidden[l]) +
+                                     " units; 1 to 64 are allowed");
     }
   }
 }
@@ -48,7 +50,8 @@ std::vector<NeuralParameter> neuralParameters(const NeuralFieldShape& shape) {
   return out;
 }
 
-std::vector<std::vector<double>> neuralInitialParameters(const NeuralFieldShape& shape, std::uint64_t seed) {
+std::vector<std::vector<double>> neuralInitialParameters(const NeuralFieldShape& shape,
+                                                         std::uint64_t seed) {
   std::vector<std::vector<double>> values;
   std::uint64_t counter = 0;
   for (const NeuralParameter& p : neuralParameters(shape)) {
@@ -56,7 +59,8 @@ std::vector<std::vector<double>> neuralInitialParameters(const NeuralFieldShape&
     // Glorot uniform: limit sqrt(6 / (fan in + fan out)); sqrt is correctly rounded everywhere.
     const double limit = std::sqrt(6.0 / double(p.fanIn + units));
     std::vector<double> v(std::size_t(p.width()), 0.0);
-    for (int k = 0; k < p.fanIn * units; ++k) v[std::size_t(k)] = limit * (2.0 * uniform01(seed, counter++) - 1.0);
+    for (int k = 0; k < p.fanIn * units; ++k)
+      v[std::size_t(k)] = limit * (2.0 * uniform01(seed, counter++) - 1.0);
     // The skip path starts as the identity on `least` (as residual networks start): the
     // program starts as a distance gradient plus what the random layers add.
     if (p.units == 0) v[std::size_t(p.fanIn - 1 - kNeuralFeatures)] = 1.0;
@@ -88,13 +92,15 @@ Field<double> neuralState(Program& p, const Field<bool>& source, const Field<boo
                                           p.mux(reached, mean - least, zero), count / 10.0};
       std::vector<Field<double>> h = features;
       for (std::size_t l = 0; l + 1 < layers.size(); ++l) {
-        std::vector<Field<double>> a = affine(p.parameter(layers[l].name, layers[l].width()), h, layers[l].units);
+        std::vector<Field<double>> a =
+            affine(p.parameter(layers[l].name, layers[l].width()), h, layers[l].units);
         for (Field<double>& x : a) x = tanh(x);
         h = std::move(a);
       }
       h.push_back(leastIn);
       h.insert(h.end(), features.begin(), features.end());
-      const Field<double> y = affine(p.parameter(layers.back().name, layers.back().width()), h, 1)[0];
+      const Field<double> y =
+          affine(p.parameter(layers.back().name, layers.back().width()), h, 1)[0];
       const Field<double> state = p.mux(source, 0.0, p.mux(reached, y, p.constant(kInfinity)));
       return obstacle ? p.mux(*obstacle, p.constant(kInfinity), state) : state;
     });

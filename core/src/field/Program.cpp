@@ -149,7 +149,8 @@ Operand Program::senseOperand(const std::string& name, SensorType type) {
 
 std::vector<Field<double>> Program::parameter(const std::string& name, int width) {
   if (name.empty()) traceError("a parameter needs a name");
-  if (width < 1) traceError("parameter '" + name + "': width must be >= 1, got " + std::to_string(width));
+  if (width < 1)
+    traceError("parameter '" + name + "': width must be >= 1, got " + std::to_string(width));
   std::int32_t index = traced_.parameterIndex(name);
   if (index < 0) {
     index = static_cast<std::int32_t>(traced_.parameters.size());
@@ -233,8 +234,11 @@ Program::ShareScope Program::beginShare(const std::vector<Operand>& init, const 
     const std::string path = componentPath(scope.path, c, init.size());
     traced_.exports.push_back({path, keyed(), perEdge ? traced_.edgePlanes++ : -1});
     const auto index = static_cast<std::int32_t>(traced_.exports.size() - 1);
-    graph::Node node{perEdge ? "exchange.read" : "share.read", path,
-                     {"export:" + path, keyOf(init[c])}, {}, false};
+    graph::Node node{perEdge ? "exchange.read" : "share.read",
+                     path,
+                     {"export:" + path, keyOf(init[c])},
+                     {},
+                     false};
     impl::NbrExpression e;
     e.code = perEdge ? EntryCode::Received : EntryCode::Neighbor;
     e.mask = mask_;
@@ -260,8 +264,8 @@ void Program::endExchange(const ShareScope& scope, const std::vector<std::int32_
   for (std::size_t c = 0; c < sent.size(); ++c) {
     const std::int32_t plane = expressions_[scope.shared[c]].plane;
     const PlaneInfo& info = traced_.exports[plane];
-    graph::Node node{"exchange.send", info.path, {}, {"export:" + info.path, "edges:" + info.path},
-                     false};
+    graph::Node node{
+        "exchange.send", info.path, {}, {"export:" + info.path, "edges:" + info.path}, false};
     Op op = alignedOp(OpCode::ExchangeSend, Operand{}, plane, info.keyed, node);
     op.edge = info.edge;
     std::tie(op.entryBegin, op.entryCount) = compileEntries(sent[c], node);
@@ -350,8 +354,8 @@ Operand Program::fold(impl::FoldCode code, std::int32_t expression, bool exclude
   op.fold = code;
   op.excludeSelf = excludeSelf ? 1 : 0;
   std::tie(op.entryBegin, op.entryCount) = compileEntries(expression, node);
-  static const char* names[] = {"fold.min",   "fold.max", "fold.sum", "fold.count",
-                                "self",       "fold.any", "fold.all"};
+  static const char* names[] = {"fold.min", "fold.max", "fold.sum", "fold.count",
+                                "self",     "fold.any", "fold.all"};
   node.kind = std::string(names[int(code)]) + (excludeSelf ? ".exclude_self" : "");
   node.reads.push_back("network:neighbors");
   return record(op, node);
@@ -377,7 +381,8 @@ void Program::endRemember(const RememberScope& scope, const std::vector<Operand>
     const std::int32_t state = scope.states[c];
     const std::string& path = traced_.states[state].path;
     graph::Node node{"remember.write", path, {keyOf(next[c])}, {"state:" + path}, false};
-    const Op op = alignedOp(OpCode::RememberWrite, next[c], state, traced_.states[state].keyed, node);
+    const Op op =
+        alignedOp(OpCode::RememberWrite, next[c], state, traced_.states[state].keyed, node);
     record(op, node);
   }
   popLevel();
@@ -389,9 +394,8 @@ void Program::endRemember(const RememberScope& scope, const std::vector<Operand>
 std::vector<Operand> Program::lexicographicFold(impl::FoldCode code,
                                                 const std::vector<std::int32_t>& expressions,
                                                 bool excludeSelf) {
-  const double identity =
-      code == impl::FoldCode::Min ? std::numeric_limits<double>::infinity()
-                                  : -std::numeric_limits<double>::infinity();
+  const double identity = code == impl::FoldCode::Min ? std::numeric_limits<double>::infinity()
+                                                      : -std::numeric_limits<double>::infinity();
   std::vector<Operand> result;
   std::int32_t tied = -1;  // the entries equal to the result so far, in every component
   for (const std::int32_t e : expressions) {
@@ -415,7 +419,8 @@ std::vector<Operand> Program::lexicographicFold(impl::FoldCode code,
 // -1); its process is traced once per slot, each copy under align(key).
 Program::SpawnScope Program::beginSpawn(const std::vector<Operand>& launch, int maxKeys) {
   if (inProcess_) {
-    traceError("a spawn inside a spawn's process is not supported (at '" + levels_.back().prefix + "')");
+    traceError("a spawn inside a spawn's process is not supported (at '" + levels_.back().prefix +
+               "')");
   }
   SpawnScope scope;
   scope.path = call("spawn");
@@ -466,7 +471,8 @@ Program::SpawnScope Program::beginSpawn(const std::vector<Operand>& launch, int 
 
 void Program::checkEnds(const SpawnScope& scope, Operand keep) {
   if (keep.slot < 0 && keep.constant == 1.0) {
-    traceError("spawn '" + scope.path + "': the process never ends (keep is the constant true): "
+    traceError("spawn '" + scope.path +
+               "': the process never ends (keep is the constant true): "
                "give it an end rule, such as keeping it while a timer runs");
   }
 }
@@ -477,7 +483,8 @@ void Program::copyTraced(SpawnScope& scope, int slot, std::int32_t exportsBefore
   if (stride != scope.copyStride) {
     traceError("spawn '" + scope.path + "': the process traced " + std::to_string(stride) +
                " neighbor calls for slot " + std::to_string(slot) + " and " +
-               std::to_string(scope.copyStride) + " for slot 0: it must trace the same for every key");
+               std::to_string(scope.copyStride) +
+               " for slot 0: it must trace the same for every key");
   }
 }
 
@@ -485,7 +492,8 @@ void Program::endSpawn(const SpawnScope& scope, const std::vector<Operand>& keys
   inProcess_ = false;
   // A neighbor read inside a process copy finds, on each neighbor, the copy (slot) that runs
   // the same key.
-  for (std::size_t i = static_cast<std::size_t>(scope.entriesBegin); i < traced_.entries.size(); ++i) {
+  for (std::size_t i = static_cast<std::size_t>(scope.entriesBegin); i < traced_.entries.size();
+       ++i) {
     impl::EntryOp& e = traced_.entries[i];
     if (e.plane < scope.exportsBegin) continue;
     if (e.code == EntryCode::Received) {

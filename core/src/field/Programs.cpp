@@ -23,7 +23,9 @@ std::vector<ParameterDefault> neuralDefaults() {
   return out;
 }
 
-double longestEdge(const NetworkFacts& net) { return net.longestLength == 0.0 ? 1.0 : net.longestLength; }
+double longestEdge(const NetworkFacts& net) {
+  return net.longestLength == 0.0 ? 1.0 : net.longestLength;
+}
 
 // f(p) traced under the program's library name. Sensors are read one statement at a time, so
 // their order (LibraryProgram::sensors) does not hang on the order arguments are evaluated in.
@@ -34,7 +36,8 @@ TracedProgram traced(const char* name, F&& f) {
 
 }  // namespace
 
-NetworkFacts::NetworkFacts(const Network& network) : NetworkFacts(ofRows(network, {0, network.devices()})) {}
+NetworkFacts::NetworkFacts(const Network& network)
+    : NetworkFacts(ofRows(network, {0, network.devices()})) {}
 
 NetworkFacts NetworkFacts::ofRows(const Network& network, IndexRange rows) {
   NetworkFacts facts;
@@ -197,7 +200,8 @@ const std::vector<LibraryProgram>& programs() {
        {},
        [](const NetworkFacts& net, const ProgramSettings&) {
          const double speed = longestEdge(net);
-         return traced("bis-gradient", [speed](Program& p) { return bisGradient(p, source(p), speed); });
+         return traced("bis-gradient",
+                       [speed](Program& p) { return bisGradient(p, source(p), speed); });
        }},
       {"shared-clock",
        "a clock the devices share: the time since the first device started (FCPP's shared_clock)",

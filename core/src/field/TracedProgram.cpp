@@ -28,15 +28,16 @@ std::string outputPlane(std::int32_t c, std::int32_t width) {
 
 std::vector<std::string> outputPlanes(const TracedProgram& program) {
   std::vector<std::string> planes;
-  for (std::int32_t c = 0; c < program.outputWidth; ++c) planes.push_back(outputPlane(c, program.outputWidth));
+  for (std::int32_t c = 0; c < program.outputWidth; ++c)
+    planes.push_back(outputPlane(c, program.outputWidth));
   return planes;
 }
 
 std::string describe(const TracedProgram& p) {
   std::ostringstream out;
   out << p.name << ": " << p.description.nodes.size() << " nodes, " << p.exports.size()
-      << " exports, " << p.states.size() << " states, " << p.sensors.size() << " sensors, " << p.parameterWidth() << " parameters, "
-      << p.slots << " scratch slots\n";
+      << " exports, " << p.states.size() << " states, " << p.sensors.size() << " sensors, "
+      << p.parameterWidth() << " parameters, " << p.slots << " scratch slots\n";
   out << graph::describe(p.description);
   return out.str();
 }

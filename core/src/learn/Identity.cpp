@@ -104,8 +104,9 @@ std::uint64_t sampleHash(const std::vector<Word>& sample) {
 
 void requireWhole(const DataParallelSystem& system, const char* who) {
   if (system.heldInPart()) {
-    impl::invalidArgument(who, "the system is held in part (each rank holds its own share): "
-                               "its identity is computed across the ranks (identityAcrossRanks)");
+    impl::invalidArgument(who,
+                          "the system is held in part (each rank holds its own share): "
+                          "its identity is computed across the ranks (identityAcrossRanks)");
   }
 }
 
@@ -186,10 +187,9 @@ SpreadIdentity identityAcrossRanks(const DataParallelSystem& system,
   for (std::int64_t o = mine.begin; o < mine.end; ++o) {
     const auto held = static_cast<std::int64_t>(system.owners[std::size_t(o)].size());
     if (held != system.ownerSize(std::size_t(o))) {
-      impl::invalidArgument(kWho, "owner " + std::to_string(o) + " runs here but holds " +
-                                      std::to_string(held) + " of its " +
-                                      std::to_string(system.ownerSize(std::size_t(o))) +
-                                      " samples");
+      impl::invalidArgument(
+          kWho, "owner " + std::to_string(o) + " runs here but holds " + std::to_string(held) +
+                    " of its " + std::to_string(system.ownerSize(std::size_t(o))) + " samples");
     }
   }
 

@@ -39,15 +39,15 @@ std::string firstDifference(const LearnerState& saved, const LearnerState& curre
     }
   }
   auto count = [](const char* what, std::int64_t x, std::int64_t y) {
-    return x == y ? std::string() : std::string(what) + " " + std::to_string(x) + " vs " +
-                                        std::to_string(y) + " (saved vs this learner)";
+    return x == y ? std::string()
+                  : std::string(what) + " " + std::to_string(x) + " vs " + std::to_string(y) +
+                        " (saved vs this learner)";
   };
-  for (const std::string& d :
-       {count("parameters", saved.parameterCount, current.parameterCount),
-        count("optimizer state words", std::int64_t(saved.state.size()),
-              std::int64_t(current.state.size())),
-        count("sample width", saved.sampleWidth, current.sampleWidth),
-        count("samples", saved.samples, current.samples)}) {
+  for (const std::string& d : {count("parameters", saved.parameterCount, current.parameterCount),
+                               count("optimizer state words", std::int64_t(saved.state.size()),
+                                     std::int64_t(current.state.size())),
+                               count("sample width", saved.sampleWidth, current.sampleWidth),
+                               count("samples", saved.samples, current.samples)}) {
     if (!d.empty()) return d;
   }
   if (saved.rate != current.rate) {

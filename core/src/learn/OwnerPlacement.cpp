@@ -21,8 +21,7 @@ void check(int rc, const char* call) { impl::mpiCheck(kWho, rc, call); }
 // then the values.
 std::vector<unsigned char> serialize(const Partials<double>& p) {
   impl::ByteWriter out;
-  for (std::int64_t v :
-       {p.n, p.begin, p.end, p.width, static_cast<std::int64_t>(p.nodes.size())}) {
+  for (std::int64_t v : {p.n, p.begin, p.end, p.width, static_cast<std::int64_t>(p.nodes.size())}) {
     out.word(static_cast<std::uint64_t>(v));
   }
   for (const TreeNode& node : p.nodes) {

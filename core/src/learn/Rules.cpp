@@ -52,8 +52,7 @@ PointwiseProgram leastSquaresContribution(std::int64_t k) {
   const Expr scale = Expr(2.0) * (Expr::slot(out) - Expr::slot(y));
   PointwiseProgram p;
   p.slots = 3 * k + 1;
-  p.assignments.push_back(
-      pointwise::sum(out, k, Expr::indexed(0) * Expr::indexed(k)));
+  p.assignments.push_back(pointwise::sum(out, k, Expr::indexed(0) * Expr::indexed(k)));
   if (k > 1) p.assignments.push_back(pointwise::each(out + 1, k - 1, scale * Expr::indexed(k + 1)));
   p.assignments.push_back(pointwise::set(out, scale * Expr::slot(k)));
   return p;

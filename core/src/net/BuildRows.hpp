@@ -11,9 +11,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
-#include <string>
 
 namespace kfield {
 
@@ -28,7 +28,8 @@ inline void checkDevices(const char* who, std::int64_t n) {
 
 // Grids (Grid.cpp): the shape checked (the device count, or std::invalid_argument naming the
 // shape), the entry count, and the description.
-std::int64_t checkGridShape(const char* who, std::int64_t width, std::int64_t height, int neighborhood);
+std::int64_t checkGridShape(const char* who, std::int64_t width, std::int64_t height,
+                            int neighborhood);
 std::int64_t gridEntries(std::int64_t width, std::int64_t height, int neighborhood);
 std::string gridDescription(std::int64_t width, std::int64_t height, int neighborhood);
 
@@ -47,15 +48,17 @@ std::string rggDescription(std::int64_t n, double radius, std::uint64_t seed, De
 
 // Edge lists (EdgeList.cpp): the description of a list's network (the edge count left out when
 // negative: a part does not know it), and its device count (the file read, every line checked).
-std::string edgeListDescription(const std::string& path, std::int64_t devices, std::int64_t edges, bool directed);
+std::string edgeListDescription(const std::string& path, std::int64_t devices, std::int64_t edges,
+                                bool directed);
 std::int64_t edgeListDevices(const std::string& path);
 
 // Rows [first, first + offsets.size() - 1) of a network of n devices, as CSR arrays hold them
 // (offsets from 0 to the entries), checked: each row's ids strictly increasing devices, the
 // device itself among them, lengths (none, or one per entry) finite, >= 0, 0 on the self entry.
 // Throws std::invalid_argument from `who` naming the row: "row 4: ids are not strictly increasing".
-void checkRows(const char* who, std::int64_t n, std::int64_t first, const std::vector<std::int64_t>& offsets,
-               const std::vector<std::int32_t>& neighbors, const std::vector<double>& lengths);
+void checkRows(const char* who, std::int64_t n, std::int64_t first,
+               const std::vector<std::int64_t>& offsets, const std::vector<std::int32_t>& neighbors,
+               const std::vector<double>& lengths);
 
 // The bytes of a network of `devices` and `entries` (self entries included), with `perDevice`
 // and `perEntry` more bytes (positions, given lengths).

@@ -11,14 +11,15 @@ namespace {
 }
 }  // namespace
 
-void checkRows(const char* who, std::int64_t n, std::int64_t first, const std::vector<std::int64_t>& offsets,
-               const std::vector<std::int32_t>& neighbors, const std::vector<double>& lengths) {
+void checkRows(const char* who, std::int64_t n, std::int64_t first,
+               const std::vector<std::int64_t>& offsets, const std::vector<std::int32_t>& neighbors,
+               const std::vector<double>& lengths) {
   const auto fail = [who](const std::string& what) { impl::invalidArgument(who, what); };
   if (offsets.empty() || offsets[0] != 0) fail("offsets must start with 0");
   const auto entries = static_cast<std::int64_t>(neighbors.size());
   if (offsets.back() != entries) {
-    fail("offsets end at " + std::to_string(offsets.back()) + " but there are " + std::to_string(entries) +
-         " entries");
+    fail("offsets end at " + std::to_string(offsets.back()) + " but there are " +
+         std::to_string(entries) + " entries");
   }
   if (!lengths.empty() && static_cast<std::int64_t>(lengths.size()) != entries) {
     fail(std::to_string(lengths.size()) + " lengths for " + std::to_string(entries) + " entries");
@@ -31,7 +32,8 @@ void checkRows(const char* who, std::int64_t n, std::int64_t first, const std::v
     for (std::int64_t e = begin; e < end; ++e) {
       const std::int32_t j = neighbors[std::size_t(e)];
       if (j < 0 || j >= n) fail(row + "neighbor " + std::to_string(j) + " is not a device");
-      if (e > begin && j <= neighbors[std::size_t(e) - 1]) fail(row + "ids are not strictly increasing");
+      if (e > begin && j <= neighbors[std::size_t(e) - 1])
+        fail(row + "ids are not strictly increasing");
       self = self || j == i;
       if (!lengths.empty()) {
         const double l = lengths[std::size_t(e)];

@@ -14,14 +14,18 @@ constexpr const char* kWho = "kfield::DevicePartition";
 }
 
 DevicePartition DevicePartition::blocks(std::int64_t devices, int parts) {
-  if (parts < 1) impl::invalidArgument(kWho, "the number of parts must be >= 1, got " + std::to_string(parts));
-  if (devices < 0) impl::invalidArgument(kWho, "the number of devices must be >= 0, got " + std::to_string(devices));
+  if (parts < 1)
+    impl::invalidArgument(kWho, "the number of parts must be >= 1, got " + std::to_string(parts));
+  if (devices < 0)
+    impl::invalidArgument(kWho,
+                          "the number of devices must be >= 0, got " + std::to_string(devices));
   std::vector<std::int64_t> bounds(static_cast<std::size_t>(parts) + 1, 0);
   for (int r = 0; r < parts; ++r) bounds[r + 1] = bounds[r] + shareSize(devices, parts, r);
   return fromBounds(std::move(bounds), devices);
 }
 
-DevicePartition DevicePartition::fromBounds(std::vector<std::int64_t> bounds, std::int64_t devices) {
+DevicePartition DevicePartition::fromBounds(std::vector<std::int64_t> bounds,
+                                            std::int64_t devices) {
   if (bounds.size() < 2) impl::invalidArgument(kWho, "bounds need at least 2 values (one part)");
   if (bounds.front() != 0) {
     impl::invalidArgument(kWho, "bounds start at 0, got " + std::to_string(bounds.front()));
@@ -41,7 +45,8 @@ DevicePartition DevicePartition::fromBounds(std::vector<std::int64_t> bounds, st
   return p;
 }
 
-DevicePartition DevicePartition::fromSpec(const std::string& spec, std::int64_t devices, int parts) {
+DevicePartition DevicePartition::fromSpec(const std::string& spec, std::int64_t devices,
+                                          int parts) {
   const std::string prefix = "bounds:";
   try {
     if (spec == "blocks") return blocks(devices, parts);
@@ -78,8 +83,8 @@ DevicePartition DevicePartition::fromSpec(const std::string& spec, std::int64_t 
 
 IndexRange DevicePartition::part(int rank) const {
   if (rank < 0 || rank >= parts()) {
-    impl::invalidArgument(kWho, "part " + std::to_string(rank) + " is not in [0, " +
-                                    std::to_string(parts()) + ")");
+    impl::invalidArgument(
+        kWho, "part " + std::to_string(rank) + " is not in [0, " + std::to_string(parts()) + ")");
   }
   return {bounds_[rank], bounds_[rank + 1]};
 }

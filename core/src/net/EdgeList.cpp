@@ -27,8 +27,9 @@ namespace {
 
 // A device id: a whole number in [0, kMaxDevices), digits only.
 std::int64_t deviceId(const std::string& word, const std::string& where) {
-  const bool digits = !word.empty() && word.size() <= 10 &&
-                      std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool digits =
+      !word.empty() && word.size() <= 10 &&
+      std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
   const std::int64_t id = digits ? std::stoll(word) : -1;
   if (id < 0 || id >= kMaxDevices) {
     fail(where + "device id '" + impl::printable(word) + "' is not a whole number in [0, " +
@@ -66,9 +67,11 @@ template <class F>
 void forEachEdgeLine(const std::string& path, F&& f) {
   const std::string shown = "'" + impl::printable(path, 4096) + "'";
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) fail("cannot open " + shown + " (" + std::strerror(errno) + ")");
+  if (::stat(path.c_str(), &st) != 0)
+    fail("cannot open " + shown + " (" + std::strerror(errno) + ")");
   if (S_ISDIR(st.st_mode)) fail(shown + " is a folder, not an edge list");
-  if (!S_ISREG(st.st_mode)) fail(shown + " is not a regular file (a device, a FIFO or a socket), not an edge list");
+  if (!S_ISREG(st.st_mode))
+    fail(shown + " is not a regular file (a device, a FIFO or a socket), not an edge list");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("cannot open " + shown);
   std::string text;
@@ -118,7 +121,9 @@ struct Edge {  // undirected: a < b; directed: the arc a -> b (b hears a)
 void growEdges(std::vector<Edge>& edges, const char* who, const std::string& path) {
   if (edges.size() < edges.capacity()) return;
   const std::uint64_t next = std::max<std::uint64_t>(1024, 2 * edges.size());
-  checkNetworkBytes(who, "the edges of '" + impl::printable(path, 4096) + "' (" + std::to_string(edges.size()) + " read so far)",
+  checkNetworkBytes(who,
+                    "the edges of '" + impl::printable(path, 4096) + "' (" +
+                        std::to_string(edges.size()) + " read so far)",
                     impl::product({next, 2 * sizeof(Edge)}));
   edges.reserve(next);
 }
@@ -146,8 +151,9 @@ std::vector<Edge> distinctEdges(std::vector<Edge> edges, const std::string& path
 
 // Rows [first, first + count) of the network of `distinct`: for each, its (neighbor, length)
 // entries besides itself, in `adjacency` from `start[row - first]`.
-void adjacencyOf(const std::vector<Edge>& distinct, bool directed, std::int64_t first, std::int64_t count,
-                 std::vector<std::int64_t>& start, std::vector<std::pair<std::int32_t, double>>& adjacency) {
+void adjacencyOf(const std::vector<Edge>& distinct, bool directed, std::int64_t first,
+                 std::int64_t count, std::vector<std::int64_t>& start,
+                 std::vector<std::pair<std::int32_t, double>>& adjacency) {
   start.assign(std::size_t(count) + 1, 0);
   const auto mine = [&](std::int64_t d) { return d >= first && d < first + count; };
   for (const Edge& e : distinct) {
@@ -158,21 +164,27 @@ void adjacencyOf(const std::vector<Edge>& distinct, bool directed, std::int64_t 
   adjacency.resize(std::size_t(start.back()));
   std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
   for (const Edge& e : distinct) {
-    if (!directed && mine(e.a)) adjacency[fill[e.a - first]++] = {static_cast<std::int32_t>(e.b), e.length};
+    if (!directed && mine(e.a))
+      adjacency[fill[e.a - first]++] = {static_cast<std::int32_t>(e.b), e.length};
     if (mine(e.b)) adjacency[fill[e.b - first]++] = {static_cast<std::int32_t>(e.a), e.length};
   }
 }
 
 }  // namespace
 
-std::string edgeListDescription(const std::string& path, std::int64_t devices, std::int64_t edges, bool directed) {
+std::string edgeListDescription(const std::string& path, std::int64_t devices, std::int64_t edges,
+                                bool directed) {
   return "edge list '" + path + "' (" + std::to_string(devices) + " devices" +
-         (edges < 0 ? std::string() : ", " + std::to_string(edges) + (directed ? " arcs" : " edges")) + ")";
+         (edges < 0 ? std::string()
+                    : ", " + std::to_string(edges) + (directed ? " arcs" : " edges")) +
+         ")";
 }
 
 std::int64_t edgeListDevices(const std::string& path) {
   std::int64_t maxId = -1;
-  forEachEdgeLine(path, [&](std::int64_t a, std::int64_t b, double, std::int64_t) { maxId = std::max({maxId, a, b}); });
+  forEachEdgeLine(path, [&](std::int64_t a, std::int64_t b, double, std::int64_t) {
+    maxId = std::max({maxId, a, b});
+  });
   return maxId + 1;
 }
 
@@ -182,20 +194,24 @@ Network Network::fromEdgeList(const std::string& path, bool directed) {
   forEachEdgeLine(path, [&](std::int64_t a, std::int64_t b, double length, std::int64_t line) {
     maxId = std::max({maxId, a, b});
     growEdges(edges, "kfield::Network::fromEdgeList", path);
-    edges.push_back(directed ? Edge{a, b, length, line} : Edge{std::min(a, b), std::max(a, b), length, line});
+    edges.push_back(directed ? Edge{a, b, length, line}
+                             : Edge{std::min(a, b), std::max(a, b), length, line});
   });
   // Every device up to the largest id has a row: refuse ids that make that too large.
-  checkNetworkBytes("kfield::Network::fromEdgeList",
-                    "'" + path + "' (device ids up to " + std::to_string(maxId) + ")",
-                    networkBytes(std::uint64_t(maxId) + 1, 2 * edges.size() + std::uint64_t(maxId) + 1,
-                                 sizeof(std::int64_t), sizeof(double)));
+  checkNetworkBytes(
+      "kfield::Network::fromEdgeList",
+      "'" + path + "' (device ids up to " + std::to_string(maxId) + ")",
+      networkBytes(std::uint64_t(maxId) + 1, 2 * edges.size() + std::uint64_t(maxId) + 1,
+                   sizeof(std::int64_t), sizeof(double)));
   const std::vector<Edge> distinct = distinctEdges(std::move(edges), path);
   std::vector<std::int64_t> start;
   std::vector<std::pair<std::int32_t, double>> adjacency;
   adjacencyOf(distinct, directed, 0, maxId + 1, start, adjacency);
   return build(
       maxId + 1, maxId + 1 + (directed ? 1 : 2) * static_cast<std::int64_t>(distinct.size()), true,
-      [&](std::int64_t i, Row& row) { row.assign(adjacency.begin() + start[i], adjacency.begin() + start[i + 1]); },
+      [&](std::int64_t i, Row& row) {
+        row.assign(adjacency.begin() + start[i], adjacency.begin() + start[i + 1]);
+      },
       edgeListDescription(path, maxId + 1, std::int64_t(distinct.size()), directed));
 }
 
@@ -208,16 +224,20 @@ NetworkPart NetworkPart::fromEdgeList(const std::string& path, bool directed, In
     maxId = std::max({maxId, a, b});
     if (directed ? mine(b) : mine(a) || mine(b)) {
       growEdges(edges, who, path);
-      edges.push_back(directed ? Edge{a, b, length, line} : Edge{std::min(a, b), std::max(a, b), length, line});
+      edges.push_back(directed ? Edge{a, b, length, line}
+                               : Edge{std::min(a, b), std::max(a, b), length, line});
     }
   });
   const std::int64_t n = maxId + 1;
   const std::string name = edgeListDescription(path, n, -1, directed);
   checkDevices(who, n);
   if (owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end) {
-    checkNetworkBytes(who, "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) + ") of " + name,
-                      networkBytes(std::uint64_t(owned.size()), 2 * edges.size() + std::uint64_t(owned.size()),
-                                   sizeof(std::int64_t), sizeof(double)));
+    checkNetworkBytes(
+        who,
+        "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) + ") of " +
+            name,
+        networkBytes(std::uint64_t(owned.size()), 2 * edges.size() + std::uint64_t(owned.size()),
+                     sizeof(std::int64_t), sizeof(double)));
   }
   const std::vector<Edge> distinct = distinctEdges(std::move(edges), path);
   std::vector<std::int64_t> start;
@@ -229,7 +249,8 @@ NetworkPart NetworkPart::fromEdgeList(const std::string& path, bool directed, In
   return partFromRows(
       who, n, owned, PartPlaces::Lengths,
       [&](std::int64_t d, const auto& f) {  // ascending neighbors, the device itself included
-        row.assign(adjacency.begin() + start[d - owned.begin], adjacency.begin() + start[d - owned.begin + 1]);
+        row.assign(adjacency.begin() + start[d - owned.begin],
+                   adjacency.begin() + start[d - owned.begin + 1]);
         row.emplace_back(static_cast<std::int32_t>(d), 0.0);
         std::sort(row.begin(), row.end());
         for (const auto& [j, length] : row) f(j, length);

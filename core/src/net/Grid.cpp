@@ -5,13 +5,15 @@
 
 namespace kfield {
 
-std::int64_t checkGridShape(const char* who, std::int64_t width, std::int64_t height, int neighborhood) {
+std::int64_t checkGridShape(const char* who, std::int64_t width, std::int64_t height,
+                            int neighborhood) {
   const std::string size = std::to_string(width) + "x" + std::to_string(height);
   if (width < 1 || height < 1) {
     impl::invalidArgument(who, "width and height must be >= 1, got " + size);
   }
   if (neighborhood != 4 && neighborhood != 8) {
-    impl::invalidArgument(who, "the neighborhood must be 4 or 8, got " + std::to_string(neighborhood));
+    impl::invalidArgument(who,
+                          "the neighborhood must be 4 or 8, got " + std::to_string(neighborhood));
   }
   if (width > kMaxDevices / height) {
     impl::invalidArgument(who, size + " is more than " + std::to_string(kMaxDevices) + " devices");

@@ -21,7 +21,8 @@ std::vector<double> Network::lengths() const {
       if (j == i) {
         out[k] = 0.0;
       } else if (a.gridWidth > 0) {
-        const bool across = j % a.gridWidth != i % a.gridWidth && j / a.gridWidth != i / a.gridWidth;
+        const bool across =
+            j % a.gridWidth != i % a.gridWidth && j / a.gridWidth != i / a.gridWidth;
         out[k] = across ? diagonal : 1.0;
       } else {
         const double dx = a.x[j] - a.x[i], dy = a.y[j] - a.y[i];
@@ -63,11 +64,10 @@ std::vector<std::int64_t> Network::reverseEntries() const {
       const auto first = neighbors.begin() + offsets[j], last = neighbors.begin() + offsets[j + 1];
       const auto at = std::lower_bound(first, last, static_cast<std::int32_t>(d));  // rows sorted
       if (at == last || *at != d) {
-        impl::invalidArgument("kfield::Network", "network '" + description() + "': device " +
-                                                     std::to_string(d) + " hears device " +
-                                                     std::to_string(j) + ", but " +
-                                                     std::to_string(j) + " does not hear " +
-                                                     std::to_string(d));
+        impl::invalidArgument("kfield::Network",
+                              "network '" + description() + "': device " + std::to_string(d) +
+                                  " hears device " + std::to_string(j) + ", but " +
+                                  std::to_string(j) + " does not hear " + std::to_string(d));
       }
       reverse[k] = at - neighbors.begin();
     }

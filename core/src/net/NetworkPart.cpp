@@ -21,7 +21,9 @@ NetworkPart NetworkPart::of(const Network& whole, IndexRange owned) {
   const std::vector<double> y = positioned ? whole.y() : std::vector<double>();
   return partFromRows(
       "kfield::NetworkPart::of", whole.devices(), owned,
-      positioned ? PartPlaces::Positions : lengths.empty() ? PartPlaces::Neither : PartPlaces::Lengths,
+      positioned        ? PartPlaces::Positions
+      : lengths.empty() ? PartPlaces::Neither
+                        : PartPlaces::Lengths,
       [&](std::int64_t d, const auto& f) {
         for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
           f(neighbors[k], lengths.empty() ? 0.0 : lengths[k]);
@@ -34,10 +36,13 @@ NetworkPart NetworkPart::grid(std::int64_t width, std::int64_t height, int neigh
                               IndexRange owned) {
   const char* who = "kfield::NetworkPart::grid";
   const std::int64_t n = checkGridShape(who, width, height, neighborhood);
-  if (owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end) {  // its rows and a band of ghosts each side
+  if (owned.begin >= 0 && owned.end <= n &&
+      owned.begin <= owned.end) {  // its rows and a band of ghosts each side
     const auto devices = std::uint64_t(owned.size() + 2 * width);
-    checkNetworkBytes(who, "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) +
-                               ") of a " + std::to_string(width) + "x" + std::to_string(height) + " grid",
+    checkNetworkBytes(who,
+                      "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) +
+                          ") of a " + std::to_string(width) + "x" + std::to_string(height) +
+                          " grid",
                       networkBytes(devices, impl::product({devices, 9}), 16, 40));
   }
   return partFromRows(
@@ -57,28 +62,33 @@ NetworkPart NetworkPart::grid(std::int64_t width, std::int64_t height, int neigh
 }
 
 NetworkPart NetworkPart::fromRows(
-    std::int64_t n, IndexRange owned, const std::vector<std::int64_t>& offsets, const std::vector<std::int32_t>& neighbors,
-    const std::vector<double>& lengths,
-    const std::function<std::vector<std::pair<double, double>>(const std::vector<std::int64_t>&)>& positionsOf,
+    std::int64_t n, IndexRange owned, const std::vector<std::int64_t>& offsets,
+    const std::vector<std::int32_t>& neighbors, const std::vector<double>& lengths,
+    const std::function<std::vector<std::pair<double, double>>(const std::vector<std::int64_t>&)>&
+        positionsOf,
     const std::string& name) {
   const char* who = "kfield::NetworkPart::fromRows";
   checkDevices(who, n);
-  const bool valid = owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end;  // else refused below
+  const bool valid =
+      owned.begin >= 0 && owned.end <= n && owned.begin <= owned.end;  // else refused below
   if (valid) {
     if (std::int64_t(offsets.size()) != owned.size() + 1) {
-      impl::invalidArgument(who, std::to_string(offsets.size()) + " offsets for the " + std::to_string(owned.size()) +
-                                     " rows of devices [" + std::to_string(owned.begin) + ", " +
+      impl::invalidArgument(who, std::to_string(offsets.size()) + " offsets for the " +
+                                     std::to_string(owned.size()) + " rows of devices [" +
+                                     std::to_string(owned.begin) + ", " +
                                      std::to_string(owned.end) + ")");
     }
     checkRows(who, n, owned.begin, offsets, neighbors, lengths);
   }
   const auto forRow = [&](std::int64_t d, const auto& f) {
     const auto r = std::size_t(d - owned.begin);
-    for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k) f(neighbors[k], lengths.empty() ? 0.0 : lengths[k]);
+    for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k)
+      f(neighbors[k], lengths.empty() ? 0.0 : lengths[k]);
   };
   if (!positionsOf || !valid || owned.size() == 0) {
-    return partFromRows(who, n, owned, lengths.empty() ? PartPlaces::Neither : PartPlaces::Lengths, forRow,
-                        [](std::int64_t) { return std::make_pair(0.0, 0.0); }, name);
+    return partFromRows(
+        who, n, owned, lengths.empty() ? PartPlaces::Neither : PartPlaces::Lengths, forRow,
+        [](std::int64_t) { return std::make_pair(0.0, 0.0); }, name);
   }
   // The part's devices (its own and the ghosts its rows hear), to ask their positions at once.
   std::vector<std::int64_t> ids(neighbors.begin(), neighbors.end());
@@ -87,7 +97,8 @@ NetworkPart NetworkPart::fromRows(
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   const std::vector<std::pair<double, double>> at = positionsOf(ids);
   if (at.size() != ids.size()) {
-    impl::invalidArgument(who, std::to_string(at.size()) + " positions for " + std::to_string(ids.size()) + " devices");
+    impl::invalidArgument(who, std::to_string(at.size()) + " positions for " +
+                                   std::to_string(ids.size()) + " devices");
   }
   for (std::size_t i = 0; i < at.size(); ++i) {
     if (!std::isfinite(at[i].first) || !std::isfinite(at[i].second)) {
@@ -96,7 +107,9 @@ NetworkPart NetworkPart::fromRows(
   }
   return partFromRows(
       who, n, owned, PartPlaces::Positions, forRow,
-      [&](std::int64_t id) { return at[std::size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin())]; },
+      [&](std::int64_t id) {
+        return at[std::size_t(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin())];
+      },
       name);
 }
 

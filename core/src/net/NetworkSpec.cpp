@@ -47,7 +47,8 @@ NetworkSpec::NetworkSpec(std::string spec) : text_(std::move(spec)) {
       } catch (const std::exception&) {
         used = 0;
       }
-      if (text.empty() || used != text.size()) fail(std::string(what) + " '" + impl::printable(text) + "' is not a number");
+      if (text.empty() || used != text.size())
+        fail(std::string(what) + " '" + impl::printable(text) + "' is not a number");
       return value;
     };
     auto integer = [&](const std::string& text, const char* what) {
@@ -57,7 +58,8 @@ NetworkSpec::NetworkSpec(std::string spec) : text_(std::move(spec)) {
       }
       return static_cast<std::int64_t>(value);
     };
-    const std::string usage = " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE)";
+    const std::string usage =
+        " (expected grid:WxH[:4|:8], rgg:N:RADIUS[:SEED][:hilbert], edges:FILE or arcs:FILE)";
     if (parts.empty()) fail("empty" + usage);
     if (parts[0] == "grid" && (parts.size() == 2 || parts.size() == 3)) {
       const auto x = parts[1].find('x');
@@ -119,7 +121,8 @@ Network NetworkSpec::build() const {
 NetworkPart NetworkSpec::part(IndexRange owned) const {
   return naming(text_, [&] {
     if (kind_ == Kind::Grid) return NetworkPart::grid(width_, height_, neighborhood_, owned);
-    if (kind_ == Kind::RandomGeometric) return NetworkPart::randomGeometric(count_, radius_, seed_, order_, owned);
+    if (kind_ == Kind::RandomGeometric)
+      return NetworkPart::randomGeometric(count_, radius_, seed_, order_, owned);
     return NetworkPart::fromEdgeList(path_, directed(), owned);
   });
 }

@@ -21,8 +21,8 @@ enum class PartPlaces { Positions, Lengths, Neither };
 // networks of points: it follows from the positions, as the whole network computes it);
 // positionOf(d) gives (x, y) when the places are positions.
 template <class ForRow, class PositionOf>
-NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
-                PartPlaces places, ForRow&& forRow, PositionOf&& positionOf, const std::string& name) {
+NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned, PartPlaces places,
+                         ForRow&& forRow, PositionOf&& positionOf, const std::string& name) {
   const bool positioned = places == PartPlaces::Positions;
   if (owned.begin < 0 || owned.end < owned.begin || owned.end > n) {
     impl::invalidArgument(who, "devices [" + std::to_string(owned.begin) + ", " +
@@ -36,7 +36,8 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
   part.name = name;
   part.ownedIds = owned;
   if (owned.size() == 0) {  // a rank without devices runs one device that nothing computes
-    part.network = Network::fromCsr({0, 1}, {0}, {0.0}, {}, {}, description);  // a length: any program runs
+    part.network =
+        Network::fromCsr({0, 1}, {0}, {0.0}, {}, {}, description);  // a length: any program runs
     return part;
   }
   // (ghost, owned device that hears it, the entry's length): the ghosts' rows.
@@ -52,7 +53,8 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
   for (const auto& h : heard) {
     if (part.ids.empty() || part.ids.back() != std::get<0>(h)) part.ids.push_back(std::get<0>(h));
   }
-  const auto below = std::lower_bound(part.ids.begin(), part.ids.end(), owned.begin) - part.ids.begin();
+  const auto below =
+      std::lower_bound(part.ids.begin(), part.ids.end(), owned.begin) - part.ids.begin();
   std::vector<std::int64_t> own(static_cast<std::size_t>(owned.size()));
   for (std::int64_t i = 0; i < owned.size(); ++i) own[i] = owned.begin + i;
   part.ids.insert(part.ids.begin() + below, own.begin(), own.end());
@@ -63,7 +65,8 @@ NetworkPart partFromRows(const char* who, std::int64_t n, IndexRange owned,
   std::vector<std::int32_t> neighbors;
   std::vector<double> lengths, x, y;
   // Allocated once: the owned rows, and each ghost's row (itself and its hearers).
-  const std::size_t entries = std::size_t(ownedEntries) + heard.size() + std::size_t(local - owned.size());
+  const std::size_t entries =
+      std::size_t(ownedEntries) + heard.size() + std::size_t(local - owned.size());
   offsets.reserve(std::size_t(local) + 1);
   neighbors.reserve(entries);
   if (places == PartPlaces::Lengths) lengths.reserve(entries);

@@ -46,7 +46,8 @@ class Cells {
   template <class F>
   void forNeighbors(std::int64_t i, F&& f) const {
     const std::int64_t c = cellOf(i), cx = c % cw_, cy = c / cw_;
-    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch_ - 1, cy + 1); ++ny) {
+    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch_ - 1, cy + 1);
+         ++ny) {
       for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(cw_ - 1, cx + 1);
            ++nx) {
         const std::int64_t cell = ny * cw_ + nx;
@@ -62,7 +63,8 @@ class Cells {
   std::uint64_t candidates(std::int64_t i) const {
     const std::int64_t c = cellOf(i), cx = c % cw_, cy = c / cw_;
     std::uint64_t count = 0;
-    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch_ - 1, cy + 1); ++ny) {
+    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(ch_ - 1, cy + 1);
+         ++ny) {
       const std::int64_t lo = ny * cw_ + std::max<std::int64_t>(0, cx - 1);
       const std::int64_t hi = ny * cw_ + std::min(cw_ - 1, cx + 1);
       count += std::uint64_t(start_[hi + 1] - start_[lo]);
@@ -125,8 +127,8 @@ Network Network::fromPositions(std::vector<double> x, std::vector<double> y, dou
     const auto estimate = static_cast<std::uint64_t>(std::min(entries, 1.8e19));
     checkNetworkBytes(who,
                       "radius " + impl::numberText(radius) + " (about " +
-                          roughly((entries - double(n)) / 2) + " edges among " +
-                          std::to_string(n) + " devices)",
+                          roughly((entries - double(n)) / 2) + " edges among " + std::to_string(n) +
+                          " devices)",
                       networkBytes(std::uint64_t(n), estimate, perDevice, 0));
   }
   std::int64_t entries = n;
@@ -167,7 +169,8 @@ std::uint64_t hilbertIndex(std::uint32_t x, std::uint32_t y) {
 }
 
 // Devices by their points' places along the curve over the square [0, side)^2.
-std::vector<std::int64_t> hilbertOrder(const std::vector<double>& x, const std::vector<double>& y, double side) {
+std::vector<std::int64_t> hilbertOrder(const std::vector<double>& x, const std::vector<double>& y,
+                                       double side) {
   const auto n = static_cast<std::int64_t>(x.size());
   std::vector<std::pair<std::uint64_t, std::int64_t>> keys(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) keys[i] = {hilbertKey(x[i], y[i], side), i};
@@ -181,13 +184,15 @@ std::vector<std::int64_t> hilbertOrder(const std::vector<double>& x, const std::
 
 std::uint64_t hilbertKey(double x, double y, double side) {
   const auto cell = [side](double v) {
-    return static_cast<std::uint32_t>(std::min(65535.0, std::max(0.0, std::floor(v / side * 65536.0))));
+    return static_cast<std::uint32_t>(
+        std::min(65535.0, std::max(0.0, std::floor(v / side * 65536.0))));
   };
   return hilbertIndex(cell(x), cell(y));
 }
 
 std::pair<double, double> drawnPoint(double side, std::uint64_t seed, std::int64_t i) {
-  return {uniform01(seed, 2 * std::uint64_t(i)) * side, uniform01(seed, 2 * std::uint64_t(i) + 1) * side};
+  return {uniform01(seed, 2 * std::uint64_t(i)) * side,
+          uniform01(seed, 2 * std::uint64_t(i) + 1) * side};
 }
 
 std::string rggDescription(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order) {
@@ -199,11 +204,13 @@ std::string rggDescription(std::int64_t n, double radius, std::uint64_t seed, De
 
 void checkRadius(const char* who, double radius) {
   if (!(radius > 0.0) || !std::isfinite(radius)) {
-    impl::invalidArgument(who, "the radius must be finite and > 0, got " + impl::numberText(radius));
+    impl::invalidArgument(who,
+                          "the radius must be finite and > 0, got " + impl::numberText(radius));
   }
 }
 
-Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order) {
+Network Network::randomGeometric(std::int64_t n, double radius, std::uint64_t seed,
+                                 DeviceOrder order) {
   const char* who = "kfield::Network::randomGeometric";
   checkDevices(who, n);
   checkRadius(who, radius);  // before a single point is drawn

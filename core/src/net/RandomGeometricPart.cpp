@@ -48,7 +48,8 @@ std::vector<std::int64_t> stretchStarts(const DrawnPoints& points) {
 
 // (drawn index, id) of every point in the wanted stretches, added to `ids`.
 void numberStretches(const DrawnPoints& points, const std::vector<std::int64_t>& start,
-                     const std::vector<char>& wanted, std::vector<std::pair<std::int64_t, std::int64_t>>& ids) {
+                     const std::vector<char>& wanted,
+                     std::vector<std::pair<std::int64_t, std::int64_t>>& ids) {
   std::vector<std::pair<std::uint64_t, std::int64_t>> keys;  // (key, drawn index)
   points.forEach([&](std::int64_t i, double x, double y) {
     const std::uint64_t key = hilbertKey(x, y, points.side);
@@ -71,19 +72,22 @@ struct Candidate {  // a point near the part, in its cell (of the box of cells a
 
 }  // namespace
 
-NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uint64_t seed, DeviceOrder order,
-                                         IndexRange owned) {
+NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uint64_t seed,
+                                         DeviceOrder order, IndexRange owned) {
   const char* who = "kfield::NetworkPart::randomGeometric";
   checkDevices(who, n);
   checkRadius(who, radius);
   const std::string name = rggDescription(n, radius, seed, order);
   const auto noPosition = [](std::int64_t) { return std::make_pair(0.0, 0.0); };
-  if (owned.begin < 0 || owned.end > n || owned.end <= owned.begin) {  // refused, or a part without devices
-    return partFromRows(who, n, owned, PartPlaces::Positions, [](std::int64_t, const auto&) {}, noPosition, name);
+  if (owned.begin < 0 || owned.end > n ||
+      owned.end <= owned.begin) {  // refused, or a part without devices
+    return partFromRows(
+        who, n, owned, PartPlaces::Positions, [](std::int64_t, const auto&) {}, noPosition, name);
   }
   const DrawnPoints points{n, seed, std::sqrt(double(n))};
   const std::int64_t m = owned.size();
-  const std::string what = "devices [" + std::to_string(owned.begin) + ", " + std::to_string(owned.end) + ") of a " + name;
+  const std::string what = "devices [" + std::to_string(owned.begin) + ", " +
+                           std::to_string(owned.end) + ") of a " + name;
   // Per owned device: its id twice (numbered, own) and its row's first entry; the cells, the
   // points near the part and the rows are checked once counted.
   checkNetworkBytes(who, what, impl::product({std::uint64_t(m), 16 + 16 + 8}));
@@ -96,7 +100,8 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   } else {
     start = stretchStarts(points);
     numbered.assign(start.size() - 1, 0);
-    for (std::size_t s = 0; s + 1 < start.size(); ++s) numbered[s] = start[s] < owned.end && start[s + 1] > owned.begin;
+    for (std::size_t s = 0; s + 1 < start.size(); ++s)
+      numbered[s] = start[s] < owned.end && start[s + 1] > owned.begin;
     numberStretches(points, start, numbered, ids);
   }
   std::vector<std::pair<std::int64_t, std::int64_t>> own;  // (id, drawn index) of the owned points
@@ -110,14 +115,20 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   const double fits = std::min(std::floor(points.side / radius) - 1.0, std::floor(points.side));
   const std::int64_t along = fits < 1.0 ? 1 : std::int64_t(fits);
   const auto cellOf = [&](double x, double y) {
-    const auto at = [&](double v) { return std::min(along - 1, std::int64_t(v * double(along) / points.side)); };
+    const auto at = [&](double v) {
+      return std::min(along - 1, std::int64_t(v * double(along) / points.side));
+    };
     return at(y) * along + at(x);
   };
-  const auto forCellsAround = [&](std::int64_t drawn, auto&& f) {  // f(cx, cy): its cell and the 8 around
+  const auto forCellsAround = [&](std::int64_t drawn,
+                                  auto&& f) {  // f(cx, cy): its cell and the 8 around
     const auto [x, y] = points.at(drawn);
     const std::int64_t c = cellOf(x, y), cx = c % along, cy = c / along;
-    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(along - 1, cy + 1); ++ny) {
-      for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(along - 1, cx + 1); ++nx) f(nx, ny);
+    for (std::int64_t ny = std::max<std::int64_t>(0, cy - 1); ny <= std::min(along - 1, cy + 1);
+         ++ny) {
+      for (std::int64_t nx = std::max<std::int64_t>(0, cx - 1); nx <= std::min(along - 1, cx + 1);
+           ++nx)
+        f(nx, ny);
     }
   };
   // The owned points' cells and those around them ("near"), in the box of cells that holds them;
@@ -156,8 +167,9 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
     if (b >= 0) ++cellStart[std::size_t(b) + 1];
   });
   for (std::size_t c = 1; c < cellStart.size(); ++c) cellStart[c] += cellStart[c - 1];
-  checkNetworkBytes(who, what + " (" + std::to_string(cellStart.back()) + " points near it)",
-                    impl::product({std::uint64_t(cellStart.back()), sizeof(Candidate) + sizeof(std::int64_t)}));
+  checkNetworkBytes(
+      who, what + " (" + std::to_string(cellStart.back()) + " points near it)",
+      impl::product({std::uint64_t(cellStart.back()), sizeof(Candidate) + sizeof(std::int64_t)}));
   std::vector<Candidate> candidates(std::size_t(cellStart.back()));
   std::sort(ids.begin(), ids.end());
   {
@@ -190,7 +202,8 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
   std::int64_t entries = m;
   for (const auto& [id, drawn] : own) forNeighbors(drawn, [&](std::int64_t) { ++entries; });
   checkNetworkBytes(who, what + " (" + std::to_string(entries) + " entries in its rows)",
-                    networkBytes(std::uint64_t(entries), std::uint64_t(entries), 2 * sizeof(double), 2 * sizeof(std::int64_t)));
+                    networkBytes(std::uint64_t(entries), std::uint64_t(entries), 2 * sizeof(double),
+                                 2 * sizeof(std::int64_t)));
   std::vector<std::int64_t> offsets{0};
   std::vector<std::int32_t> heard;  // the owned rows, by candidate index (n < 2^31)
   offsets.reserve(std::size_t(m) + 1);
@@ -214,12 +227,14 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
       std::sort(ids.begin(), ids.end());
       for (std::int32_t k : heard) {
         Candidate& q = candidates[std::size_t(k)];
-        if (q.id < 0) q.id = std::lower_bound(ids.begin(), ids.end(), std::make_pair(q.drawn, std::int64_t(-1)))->second;
+        if (q.id < 0)
+          q.id = std::lower_bound(ids.begin(), ids.end(), std::make_pair(q.drawn, std::int64_t(-1)))
+                     ->second;
       }
     }
   }
   std::vector<std::int32_t> rows(heard.size() + std::size_t(m));  // by id, each with its device
-  std::vector<std::tuple<std::int64_t, double, double>> ghosts;  // (id, x, y)
+  std::vector<std::tuple<std::int64_t, double, double>> ghosts;   // (id, x, y)
   for (std::int64_t d = 0; d < m; ++d) {
     const std::int64_t first = offsets[d] + d, last = offsets[d + 1] + d + 1;
     rows[first] = std::int32_t(own[d].first);
@@ -244,8 +259,10 @@ NetworkPart NetworkPart::randomGeometric(std::int64_t n, double radius, std::uin
         for (std::int64_t k = offsets[d] + d; k < offsets[d + 1] + d + 1; ++k) f(rows[k], 0.0);
       },
       [&](std::int64_t id) {
-        if (id >= owned.begin && id < owned.end) return points.at(own[std::size_t(id - owned.begin)].second);
-        const auto at = std::lower_bound(ghosts.begin(), ghosts.end(), std::make_tuple(id, -kInfinity, -kInfinity));
+        if (id >= owned.begin && id < owned.end)
+          return points.at(own[std::size_t(id - owned.begin)].second);
+        const auto at = std::lower_bound(ghosts.begin(), ghosts.end(),
+                                         std::make_tuple(id, -kInfinity, -kInfinity));
         return std::make_pair(std::get<1>(*at), std::get<2>(*at));
       },
       name);

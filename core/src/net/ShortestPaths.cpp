@@ -19,8 +19,9 @@ std::int64_t ShortestPaths::roundsToSettle() const {
 namespace {
 void requireMask(const char* who, const Network& network, const std::vector<char>& blocked) {
   if (!blocked.empty() && std::int64_t(blocked.size()) != network.devices()) {
-    impl::invalidArgument(who, "the blocked mask has " + std::to_string(blocked.size()) + " entries, the network " +
-                                   std::to_string(network.devices()) + " devices");
+    impl::invalidArgument(who, "the blocked mask has " + std::to_string(blocked.size()) +
+                                   " entries, the network " + std::to_string(network.devices()) +
+                                   " devices");
   }
 }
 bool isBlocked(const std::vector<char>& blocked, std::int64_t d) {
@@ -31,7 +32,8 @@ bool isBlocked(const std::vector<char>& blocked, std::int64_t d) {
 ShortestPaths shortestPaths(const Network& network, const std::vector<std::int64_t>& sources,
                             const std::vector<char>& blocked) {
   const char* who = "kfield::shortestPaths";
-  if (!network.hasLengths()) impl::invalidArgument(who, "network '" + network.description() + "' has no edge lengths");
+  if (!network.hasLengths())
+    impl::invalidArgument(who, "network '" + network.description() + "' has no edge lengths");
   requireMask(who, network, blocked);
   const std::int64_t n = network.devices();
   const std::vector<double> lengths = network.lengths();
@@ -44,8 +46,11 @@ ShortestPaths shortestPaths(const Network& network, const std::vector<std::int64
   using Item = std::tuple<double, std::int64_t, std::int64_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
   for (const std::int64_t s : sources) {
-    if (s < 0 || s >= n) impl::invalidArgument(who, "source " + std::to_string(s) + " is not a device of '" + network.description() + "'");
-    if (isBlocked(blocked, s)) impl::invalidArgument(who, "source " + std::to_string(s) + " is blocked");
+    if (s < 0 || s >= n)
+      impl::invalidArgument(who, "source " + std::to_string(s) + " is not a device of '" +
+                                     network.description() + "'");
+    if (isBlocked(blocked, s))
+      impl::invalidArgument(who, "source " + std::to_string(s) + " is blocked");
     out.distance[std::size_t(s)] = 0.0;
     out.edges[std::size_t(s)] = 0;
     queue.emplace(0.0, 0, s);
@@ -73,7 +78,8 @@ ShortestPaths shortestPaths(const Network& network, const std::vector<std::int64
   return out;
 }
 
-std::vector<std::int64_t> components(const Network& network, std::int64_t* count, const std::vector<char>& blocked) {
+std::vector<std::int64_t> components(const Network& network, std::int64_t* count,
+                                     const std::vector<char>& blocked) {
   requireMask("kfield::components", network, blocked);
   const std::int64_t n = network.devices();
   const auto& offsets = network.offsets();

@@ -24,7 +24,8 @@ Runtime::Runtime(RuntimeOptions options) {
 }
 
 bool launchedByMpi() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID"}) {
+  for (const char* name :
+       {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID"}) {
     if (std::getenv(name)) return true;
   }
   return false;

@@ -102,7 +102,8 @@ std::string libraryRoundsSource() {
   std::vector<TracedProgram> programs;
   for (const lib::LibraryProgram& program : lib::programs()) {
     TracedProgram traced = program.build(facts, {});
-    if (canCompileRound(traced) && traced.ops.size() <= largestRound) programs.push_back(std::move(traced));
+    if (canCompileRound(traced) && traced.ops.size() <= largestRound)
+      programs.push_back(std::move(traced));
   }
   std::string source = compiledRoundsSource(programs, "kfield::impl::libraryCompiledRounds");
   const std::string generated = "// Generated: regenerate, do not edit.\n";

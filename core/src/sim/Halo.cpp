@@ -10,7 +10,8 @@ namespace {
 
 constexpr const char* kWho = "kfield::DistributedSimulation";
 
-std::vector<int> intCounts(const std::vector<std::vector<std::int64_t>>& lists, std::vector<int>& at) {
+std::vector<int> intCounts(const std::vector<std::vector<std::int64_t>>& lists,
+                           std::vector<int>& at) {
   std::vector<int> counts(lists.size());
   at.assign(lists.size(), 0);
   std::int64_t total = 0;
@@ -32,7 +33,8 @@ std::vector<std::vector<std::int64_t>> allToAll(const std::vector<std::vector<st
   mpiCheck(kWho, MPI_Alltoall(sendCounts.data(), 1, MPI_INT, recvCounts.data(), 1, MPI_INT, comm),
            "MPI_Alltoall");
   std::vector<std::vector<std::int64_t>> got(lists.size());
-  for (std::size_t q = 0; q < lists.size(); ++q) got[q].resize(static_cast<std::size_t>(recvCounts[q]));
+  for (std::size_t q = 0; q < lists.size(); ++q)
+    got[q].resize(static_cast<std::size_t>(recvCounts[q]));
   const std::vector<int> check = intCounts(got, recvAt);
   std::vector<std::int64_t> out, in;
   for (const auto& l : lists) out.insert(out.end(), l.begin(), l.end());
@@ -74,8 +76,9 @@ HaloLists haloLists(const NetworkPart& part, const DevicePartition& partition, M
     for (std::int64_t& id : sendDevices[r]) {
       const std::int64_t i = part.localOf(id);
       if ((i < 0 || !owned(i)) && problem.empty()) {
-        problem = "rank " + std::to_string(r) + " hears device " + std::to_string(id) + ", which rank " +
-                  std::to_string(rank) + " does not own (the ranks hold parts of different networks)";
+        problem = "rank " + std::to_string(r) + " hears device " + std::to_string(id) +
+                  ", which rank " + std::to_string(rank) +
+                  " does not own (the ranks hold parts of different networks)";
       }
       id = i;
     }
@@ -95,12 +98,14 @@ HaloLists haloLists(const NetworkPart& part, const DevicePartition& partition, M
       for (std::int64_t g : sendDevices[r]) {
         for (std::int64_t k = offsets[g]; k < offsets[g + 1]; ++k) {
           const std::int64_t j = neighbors[k];
-          if (!owned(j) && partition.ownerOf(part.ids[j]) == static_cast<int>(r)) sendEntries[r].push_back(k);
+          if (!owned(j) && partition.ownerOf(part.ids[j]) == static_cast<int>(r))
+            sendEntries[r].push_back(k);
         }
       }
     }
     std::vector<std::vector<std::int64_t>> counts(q);
-    for (std::size_t r = 0; r < q; ++r) counts[r] = {static_cast<std::int64_t>(sendEntries[r].size())};
+    for (std::size_t r = 0; r < q; ++r)
+      counts[r] = {static_cast<std::int64_t>(sendEntries[r].size())};
     const auto expected = allToAll(counts, comm);
     for (std::size_t r = 0; r < q && problem.empty(); ++r) {
       if (expected[r][0] != static_cast<std::int64_t>(recvEntries[r].size())) {
@@ -119,7 +124,8 @@ HaloLists haloLists(const NetworkPart& part, const DevicePartition& partition, M
   IndexRange run{part.owned.begin, part.owned.begin};
   for (std::int64_t i = part.owned.begin, begin = i; i < part.owned.end; ++i) {
     bool hearsGhost = false;
-    for (std::int64_t k = offsets[i]; k < offsets[i + 1] && !hearsGhost; ++k) hearsGhost = !owned(neighbors[k]);
+    for (std::int64_t k = offsets[i]; k < offsets[i + 1] && !hearsGhost; ++k)
+      hearsGhost = !owned(neighbors[k]);
     if (hearsGhost) {
       begin = i + 1;
     } else if (i + 1 - begin > run.size()) {
@@ -146,13 +152,15 @@ void requireSymmetric(const char* who, const std::string& what, const NetworkPar
   const auto& neighbors = part.network.neighbors();
   const auto owned = [&](std::int64_t i) { return i >= part.owned.begin && i < part.owned.end; };
   const auto hears = [&](std::int64_t i, std::int64_t j) {  // an owned device's row holds j
-    return std::binary_search(neighbors.begin() + offsets[i], neighbors.begin() + offsets[i + 1], std::int32_t(j));
+    return std::binary_search(neighbors.begin() + offsets[i], neighbors.begin() + offsets[i + 1],
+                              std::int32_t(j));
   };
   std::string problem;
   const auto asymmetric = [&](std::int64_t hearer, std::int64_t heard) {
     if (problem.empty()) {
-      problem = what + " needs a symmetric network: device " + std::to_string(hearer) + " hears device " +
-                std::to_string(heard) + ", but " + std::to_string(heard) + " does not hear " + std::to_string(hearer);
+      problem = what + " needs a symmetric network: device " + std::to_string(hearer) +
+                " hears device " + std::to_string(heard) + ", but " + std::to_string(heard) +
+                " does not hear " + std::to_string(hearer);
     }
   };
   // (heard ghost, hearer) pairs, to the ghosts' owners; pairs among owned devices checked here.
@@ -180,12 +188,14 @@ void requireSymmetric(const char* who, const std::string& what, const NetworkPar
 
 HaloRows haloRows(const HaloLists& lists, const std::vector<HaloBlock>& blocks) {
   const auto addRows = [&](const std::vector<std::int64_t>& devices,
-                           const std::vector<std::int64_t>& entries, std::vector<std::int64_t>& rows) {
+                           const std::vector<std::int64_t>& entries,
+                           std::vector<std::int64_t>& rows) {
     for (const HaloBlock& b : blocks) {
       const std::vector<std::int64_t>& items = b.perEntry ? entries : devices;
       const std::int64_t stride = b.perEntry ? lists.entries : lists.local;
       for (std::int64_t c = 0; c < b.count; ++c) {
-        for (std::int64_t i : items) rows.push_back((b.row + c * stride + i) * kHaloPlanes + b.plane);
+        for (std::int64_t i : items)
+          rows.push_back((b.row + c * stride + i) * kHaloPlanes + b.plane);
       }
     }
   };

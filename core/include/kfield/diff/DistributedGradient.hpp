@@ -29,8 +29,8 @@
 #include "kfield/sim/impl/Halo.hpp"
 #include "kfield/sum/Partials.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -52,15 +52,18 @@ class BasicDistributedGradient final : private impl::PassParts<ExecSpace> {
                            MPI_Comm comm, std::optional<DevicePartition> partition = std::nullopt,
                            ExecSpace space = ExecSpace())
       : comm_(comm),
-        partition_(kfield::impl::partitionOverRanks(kWho, network.devices(), comm, std::move(partition))) {
+        partition_(
+            kfield::impl::partitionOverRanks(kWho, network.devices(), comm, std::move(partition))) {
     kfield::impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
     if (program.edgePlanes > 0) network.reverseEntries();  // an exchange's network: symmetric
     start(std::move(program), NetworkPart::of(network, partition_.part(rank_)), samples, space);
   }
   // From this rank's part (NetworkPart::grid): every rank its own part of one network.
-  BasicDistributedGradient(TracedProgram program, NetworkPart part, const DevicePartition& partition,
-                           std::int64_t samples, MPI_Comm comm, ExecSpace space = ExecSpace())
-      : comm_(comm), partition_(kfield::impl::partitionOverRanks(kWho, part.devices, comm, partition)) {
+  BasicDistributedGradient(TracedProgram program, NetworkPart part,
+                           const DevicePartition& partition, std::int64_t samples, MPI_Comm comm,
+                           ExecSpace space = ExecSpace())
+      : comm_(comm),
+        partition_(kfield::impl::partitionOverRanks(kWho, part.devices, comm, partition)) {
     kfield::impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
     kfield::impl::requireOwnPart(kWho, part, partition_, comm_);
     start(std::move(program), std::move(part), samples, space);
@@ -98,7 +101,8 @@ class BasicDistributedGradient final : private impl::PassParts<ExecSpace> {
 
   // What one sample costs this rank's passes (Gradient::bytesPerSample of its part): the unit
   // of GradientOptions::budgetBytes, which is each rank's.
-  std::uint64_t bytesPerSample(std::int64_t longest, std::int64_t window = 0, Tape tape = Tape::Carry) const {
+  std::uint64_t bytesPerSample(std::int64_t longest, std::int64_t window = 0,
+                               Tape tape = Tape::Carry) const {
     return local_->bytesPerSample(longest, window, tape);
   }
   std::int64_t devices() const { return part_.devices; }
@@ -148,16 +152,18 @@ class BasicDistributedGradient final : private impl::PassParts<ExecSpace> {
     readers_->start(planes, live);
     readers_->finish(planes, live);
   }
-  std::vector<std::vector<double>> sums(const HostPlane& owned, std::int64_t blocks, bool oneSequence) override;
+  std::vector<std::vector<double>> sums(const HostPlane& owned, std::int64_t blocks,
+                                        bool oneSequence) override;
   std::int64_t agree(std::int64_t samplesPerPass) override {
     long long n = samplesPerPass;
-    kfield::impl::mpiCheck(kWho, MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_LONG_LONG, MPI_MIN, comm_), "MPI_Allreduce");
+    kfield::impl::mpiCheck(kWho, MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_LONG_LONG, MPI_MIN, comm_),
+                           "MPI_Allreduce");
     return static_cast<std::int64_t>(n);
   }
 
   void failTogether(const std::string& problem) override {
-    kfield::impl::failOnEveryRank(kWho, problem.empty() ? problem : problem + " (rank " + std::to_string(rank_) + ")",
-                                  comm_);
+    kfield::impl::failOnEveryRank(
+        kWho, problem.empty() ? problem : problem + " (rank " + std::to_string(rank_) + ")", comm_);
   }
 
   MPI_Comm comm_;
@@ -173,18 +179,23 @@ class BasicDistributedGradient final : private impl::PassParts<ExecSpace> {
 using DistributedGradient = BasicDistributedGradient<>;
 
 template <class ExecSpace>
-BasicDistributedGradient<ExecSpace>& BasicDistributedGradient<ExecSpace>::target(const HostPlane& values) {
-  const std::int64_t width = local_->program().outputWidth, n = devices(), local = part_.network.devices();
+BasicDistributedGradient<ExecSpace>& BasicDistributedGradient<ExecSpace>::target(
+    const HostPlane& values) {
+  const std::int64_t width = local_->program().outputWidth, n = devices(),
+                     local = part_.network.devices();
   if (std::int64_t(values.extent(0)) != width * n || std::int64_t(values.extent(1)) != samples()) {
     kfield::impl::invalidArgument(
-        kWho, "the target is " + std::to_string(values.extent(0)) + " x " + std::to_string(values.extent(1)) +
-                  ", expected (output width x devices) x samples = " + std::to_string(width * n) + " x " +
-                  std::to_string(samples()));
+        kWho, "the target is " + std::to_string(values.extent(0)) + " x " +
+                  std::to_string(values.extent(1)) +
+                  ", expected (output width x devices) x samples = " + std::to_string(width * n) +
+                  " x " + std::to_string(samples()));
   }
-  HostPlane mine("kfield::diff::target_part", static_cast<std::size_t>(width * local), values.extent(1));
+  HostPlane mine("kfield::diff::target_part", static_cast<std::size_t>(width * local),
+                 values.extent(1));
   for (std::int64_t c = 0; c < width; ++c) {
     for (std::size_t i = 0; i < part_.ids.size(); ++i) {  // a part without devices: no ids
-      for (std::size_t s = 0; s < values.extent(1); ++s) mine(c * local + i, s) = values(c * n + part_.ids[i], s);
+      for (std::size_t s = 0; s < values.extent(1); ++s)
+        mine(c * local + i, s) = values(c * n + part_.ids[i], s);
     }
   }
   local_->target(mine);
@@ -196,9 +207,11 @@ GradientResult BasicDistributedGradient<ExecSpace>::run(const std::vector<std::i
                                                         const GradientOptions& options) {
   GradientResult result = local_->run(stops, options);
   for (auto& [name, plane] : result.sensorGradient) {
-    HostPlane mine("kfield::diff::sensor_gradient", static_cast<std::size_t>(part_.owned.size()), plane.extent(1));
+    HostPlane mine("kfield::diff::sensor_gradient", static_cast<std::size_t>(part_.owned.size()),
+                   plane.extent(1));
     for (std::int64_t i = 0; i < part_.owned.size(); ++i) {
-      for (std::size_t s = 0; s < plane.extent(1); ++s) mine(i, s) = plane(part_.owned.begin + i, s);
+      for (std::size_t s = 0; s < plane.extent(1); ++s)
+        mine(i, s) = plane(part_.owned.begin + i, s);
     }
     plane = mine;
   }
@@ -206,46 +219,56 @@ GradientResult BasicDistributedGradient<ExecSpace>::run(const std::vector<std::i
 }
 
 template <class ExecSpace>
-std::shared_ptr<typename BasicDistributedGradient<ExecSpace>::Exchange> BasicDistributedGradient<ExecSpace>::begin(
-    const impl::ReaderLayout& layout, std::int64_t samples) {
-  auto halo = std::make_shared<kfield::impl::Halo<ExecSpace>>(part_, partition_, comm_, layout.round, samples, space_);
+std::shared_ptr<typename BasicDistributedGradient<ExecSpace>::Exchange>
+BasicDistributedGradient<ExecSpace>::begin(const impl::ReaderLayout& layout, std::int64_t samples) {
+  auto halo = std::make_shared<kfield::impl::Halo<ExecSpace>>(part_, partition_, comm_,
+                                                              layout.round, samples, space_);
   using kfield::impl::HaloBlock;
   const std::int64_t edges = layout.round.edgePlanes;
   const std::vector<HaloBlock> blocks{
-      HaloBlock{0, layout.values, 0, false},     HaloBlock{1, layout.values, 0, false},
-      HaloBlock{2, layout.selections, 0, false}, HaloBlock{3, layout.round.keyed ? layout.round.exports : 0, 0, false},
-      HaloBlock{4, edges, 0, true},              HaloBlock{5, edges, 0, true}};
-  readers_ = std::make_unique<kfield::impl::HaloTransfer<ExecSpace>>(halo->lists(), blocks, samples, comm_, space_, kWho);
+      HaloBlock{0, layout.values, 0, false},
+      HaloBlock{1, layout.values, 0, false},
+      HaloBlock{2, layout.selections, 0, false},
+      HaloBlock{3, layout.round.keyed ? layout.round.exports : 0, 0, false},
+      HaloBlock{4, edges, 0, true},
+      HaloBlock{5, edges, 0, true}};
+  readers_ = std::make_unique<kfield::impl::HaloTransfer<ExecSpace>>(halo->lists(), blocks, samples,
+                                                                     comm_, space_, kWho);
   return halo;
 }
 
 template <class ExecSpace>
 std::vector<std::vector<double>> BasicDistributedGradient<ExecSpace>::sums(const HostPlane& owned,
-                                                                         std::int64_t blocks, bool oneSequence) {
+                                                                           std::int64_t blocks,
+                                                                           bool oneSequence) {
   using Host = Kokkos::DefaultHostExecutionSpace;
-  const std::int64_t count = part_.owned.size(), n = devices(), width = std::int64_t(owned.extent(1));
+  const std::int64_t count = part_.owned.size(), n = devices(),
+                     width = std::int64_t(owned.extent(1));
   const OwnerPlacement ranks = OwnerPlacement::overRanks(comm_);
   if (blocks == 0) return {};
-  if (!oneSequence) {  // one canonical sum per block and sample: vectors of blocks x samples per device
-    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> rows("kfield::diff::owned_vectors", count,
-                                                                        blocks * width);
+  if (!oneSequence) {  // one canonical sum per block and sample: vectors of blocks x samples per
+                       // device
+    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> rows(
+        "kfield::diff::owned_vectors", count, blocks * width);
     for (std::int64_t b = 0; b < blocks; ++b) {
       for (std::int64_t i = 0; i < count; ++i) {
         for (std::int64_t s = 0; s < width; ++s) rows(i, b * width + s) = owned(b * count + i, s);
       }
     }
-    const std::vector<double> all =
-        finishPartials(ranks.combine(canonicalPartialsOfVectors(Host(), rows, part_.ownedIds.begin, n)));
+    const std::vector<double> all = finishPartials(
+        ranks.combine(canonicalPartialsOfVectors(Host(), rows, part_.ownedIds.begin, n)));
     std::vector<std::vector<double>> out(static_cast<std::size_t>(blocks));
-    for (std::int64_t b = 0; b < blocks; ++b) out[b].assign(all.begin() + b * width, all.begin() + (b + 1) * width);
+    for (std::int64_t b = 0; b < blocks; ++b)
+      out[b].assign(all.begin() + b * width, all.begin() + (b + 1) * width);
     return out;
   }
   // The blocks one after another: one sequence of blocks x devices, each rank's run in each block.
   std::optional<Partials<double>> merged;
   for (std::int64_t b = 0; b < blocks; ++b) {
-    const auto rows = Kokkos::subview(owned, std::make_pair(b * count, (b + 1) * count), Kokkos::ALL);
-    Partials<double> block =
-        ranks.combine(canonicalPartialsOfVectors(Host(), rows, b * n + part_.ownedIds.begin, blocks * n));
+    const auto rows =
+        Kokkos::subview(owned, std::make_pair(b * count, (b + 1) * count), Kokkos::ALL);
+    Partials<double> block = ranks.combine(
+        canonicalPartialsOfVectors(Host(), rows, b * n + part_.ownedIds.begin, blocks * n));
     merged = merged ? mergePartials(*merged, block) : block;
   }
   return {finishPartials(*merged)};

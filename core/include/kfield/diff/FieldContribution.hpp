@@ -27,12 +27,14 @@ namespace kfield::diff {
 std::int64_t fieldSampleWidth(const TracedProgram& program, const Network& network);
 // sensors[name]: one value per device, for every sensor the program reads.
 std::vector<Word> fieldSample(const TracedProgram& program, const Network& network,
-                              std::int64_t stop, const std::map<std::string, std::vector<double>>& sensors,
+                              std::int64_t stop,
+                              const std::map<std::string, std::vector<double>>& sensors,
                               const std::vector<double>& target);
 
 // What names a field contribution in the learner's identities: the program (its graph,
 // operations and constants), the network (size, description, a hash of its arrays), the loss.
-std::vector<unsigned char> fieldContributionIdentity(const TracedProgram& program, const Network& network);
+std::vector<unsigned char> fieldContributionIdentity(const TracedProgram& program,
+                                                     const Network& network);
 
 // A system without samples: the program's parameters (k = its parameter width) starting at
 // initialParameters, the update `rule` at `rate`, samples of fieldSampleWidth words.
@@ -47,9 +49,14 @@ class FieldContribution {
 
   FieldContribution(TracedProgram program, Network network, GradientOptions options = {},
                     ExecSpace space = ExecSpace())
-      : program_(std::move(program)), network_(std::move(network)), options_(options), space_(space) {}
+      : program_(std::move(program)),
+        network_(std::move(network)),
+        options_(options),
+        space_(space) {}
 
-  std::vector<unsigned char> identityBytes() const { return fieldContributionIdentity(program_, network_); }
+  std::vector<unsigned char> identityBytes() const {
+    return fieldContributionIdentity(program_, network_);
+  }
 
   // The loss of each local sample at the parameters of the last rows() call, in sample order.
   const std::vector<double>& sampleLoss() const { return sampleLoss_; }
@@ -61,13 +68,14 @@ class FieldContribution {
     if (!gradient_) load(samples);
     for (const ParameterInfo& p : program_.parameters) {
       gradient_->parameter(p.name, std::vector<double>(parameters.begin() + p.offset,
-                                                      parameters.begin() + p.offset + p.width));
+                                                       parameters.begin() + p.offset + p.width));
     }
     const GradientResult r = gradient_->run(stops_, options_);
     sampleLoss_ = r.sampleLoss;
     auto host = Kokkos::create_mirror_view(rows);
     for (std::size_t j = 0; j < r.sampleGradient.size(); ++j) {
-      for (std::size_t c = 0; c < r.sampleGradient[j].size(); ++c) host(j, c) = r.sampleGradient[j][c];
+      for (std::size_t c = 0; c < r.sampleGradient[j].size(); ++c)
+        host(j, c) = r.sampleGradient[j][c];
     }
     Kokkos::deep_copy(rows, host);
   }
@@ -86,7 +94,8 @@ class FieldContribution {
                                               " words, the program's scenarios " +
                                               std::to_string(fieldSampleWidth(program_, network_)));
     }
-    gradient_ = std::make_unique<BasicGradient<ExecSpace>>(program_, network_, std::max<std::int64_t>(n, 1), space_);
+    gradient_ = std::make_unique<BasicGradient<ExecSpace>>(program_, network_,
+                                                           std::max<std::int64_t>(n, 1), space_);
     stops_.assign(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)), 0);
     const std::int64_t targets = program_.outputWidth * devices;
     HostPlane target("kfield::diff::field_target", targets, std::max<std::int64_t>(n, 1));
@@ -94,7 +103,8 @@ class FieldContribution {
       const double stop = host(j, 0);
       if (!(stop >= 0.0) || stop != std::floor(stop) || stop > 9.0e15) {
         kfield::impl::invalidArgument(kWho, "sample " + std::to_string(j) + ": the stop round " +
-                                                kfield::impl::numberText(stop) + " is not a whole number >= 0");
+                                                kfield::impl::numberText(stop) +
+                                                " is not a whole number >= 0");
       }
       stops_[static_cast<std::size_t>(j)] = static_cast<std::int64_t>(stop);
       std::int64_t at = 1;

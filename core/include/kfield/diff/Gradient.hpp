@@ -7,16 +7,16 @@
 #define KFIELD_DIFF_GRADIENT_HPP
 
 #include "kfield/Plane.hpp"
+#include "kfield/diff/GradientResult.hpp"
 #include "kfield/diff/Record.hpp"
 #include "kfield/diff/Transpose.hpp"
 #include "kfield/diff/Window.hpp"
-#include "kfield/diff/GradientResult.hpp"
 #include "kfield/diff/impl/GradientPass.hpp"
 #include "kfield/field/TracedProgram.hpp"
 #include "kfield/impl/Errors.hpp"
 #include "kfield/net/Network.hpp"
-#include "kfield/sum/Chunking.hpp"
 #include "kfield/sum/Canonical.hpp"
+#include "kfield/sum/Chunking.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -68,7 +68,8 @@ class BasicGradient {
   // checkpoints, tape and adjoints): the unit of GradientOptions::budgetBytes.
   std::uint64_t bytesPerSample(std::int64_t longest, std::int64_t window = 0,
                                Tape tape = Tape::Carry) const {
-    return impl::passBytesPerSample(setup(window > 0 ? window : defaultWindow(longest), tape), longest);
+    return impl::passBytesPerSample(setup(window > 0 ? window : defaultWindow(longest), tape),
+                                    longest);
   }
 
   // The reverse of one round's graph: its vjp steps, joins and snapshots.
@@ -82,12 +83,20 @@ class BasicGradient {
     const SensorInfo& sensor = program_.sensors[static_cast<std::size_t>(index)];
     kfield::impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "device", device, devices_);
     kfield::impl::requireIndex(kWho, "sensor '" + sensor.name + "'", "sample", sample, samples_);
-    sensors_(static_cast<std::size_t>(index * devices_ + device), static_cast<std::size_t>(sample)) =
+    sensors_(static_cast<std::size_t>(index * devices_ + device),
+             static_cast<std::size_t>(sample)) =
         kfield::impl::sensorValue(kWho, sensor, device, value);
   }
   impl::PassSetup<ExecSpace> setup(std::int64_t window, Tape tape) const {
-    impl::PassSetup<ExecSpace> s{program_, network_, space_, transposed_, sensors_, target_,
-                                 parameters_.values(), differentiated_, loss_ == Loss::Output};
+    impl::PassSetup<ExecSpace> s{program_,
+                                 network_,
+                                 space_,
+                                 transposed_,
+                                 sensors_,
+                                 target_,
+                                 parameters_.values(),
+                                 differentiated_,
+                                 loss_ == Loss::Output};
     s.window = window;
     s.valuesOnTape = tape == Tape::Values;
     s.parts = parts_;
@@ -130,7 +139,8 @@ BasicGradient<ExecSpace>::BasicGradient(TracedProgram program, const Network& ne
       space_(space),
       devices_(network.devices()),
       samples_(samples) {
-  if (samples < 1) kfield::impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
+  if (samples < 1)
+    kfield::impl::invalidArgument(kWho, "samples must be >= 1, got " + std::to_string(samples));
   plan_ = transpose(program_.description, vjpsOf(program_), outputPlanes(program_));
   // Before anything is allocated: the sensors and targets of every sample, and the
   // transposed network (an entry and a reader per network entry).
@@ -153,7 +163,8 @@ template <class ExecSpace>
 std::int32_t BasicGradient<ExecSpace>::sensorIndex(const std::string& name) const {
   const std::int32_t index = program_.sensorIndex(name);
   if (index < 0) {
-    kfield::impl::invalidArgument(kWho, "program '" + program_.name + "' reads no sensor named '" + name + "'");
+    kfield::impl::invalidArgument(
+        kWho, "program '" + program_.name + "' reads no sensor named '" + name + "'");
   }
   return index;
 }
@@ -169,9 +180,11 @@ template <class ExecSpace>
 BasicGradient<ExecSpace>& BasicGradient<ExecSpace>::target(const HostPlane& values) {
   if (values.extent(0) != targetRows() || static_cast<std::int64_t>(values.extent(1)) != samples_) {
     kfield::impl::invalidArgument(
-        kWho, "the target is " + std::to_string(values.extent(0)) + " x " + std::to_string(values.extent(1)) +
-                  ", expected " + (program_.outputWidth == 1 ? "devices" : "(output width x devices)") +
-                  " x samples = " + std::to_string(targetRows()) + " x " + std::to_string(samples_));
+        kWho, "the target is " + std::to_string(values.extent(0)) + " x " +
+                  std::to_string(values.extent(1)) + ", expected " +
+                  (program_.outputWidth == 1 ? "devices" : "(output width x devices)") +
+                  " x samples = " + std::to_string(targetRows()) + " x " +
+                  std::to_string(samples_));
   }
   Kokkos::deep_copy(target_, values);
   return *this;
@@ -181,21 +194,24 @@ template <class ExecSpace>
 GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& stops,
                                              const GradientOptions& options) {
   if (static_cast<std::int64_t>(stops.size()) != samples_) {
-    kfield::impl::invalidArgument(kWho, "run: " + std::to_string(stops.size()) + " stop rounds for " +
-                                    std::to_string(samples_) + " samples");
+    kfield::impl::invalidArgument(kWho, "run: " + std::to_string(stops.size()) +
+                                            " stop rounds for " + std::to_string(samples_) +
+                                            " samples");
   }
   for (std::size_t s = 0; s < stops.size(); ++s) {
     if (stops[s] < 0) {
       kfield::impl::invalidArgument(kWho, "run: sample " + std::to_string(s) + " stops at round " +
-                                      std::to_string(stops[s]) + " (must be >= 0)");
+                                              std::to_string(stops[s]) + " (must be >= 0)");
     }
   }
   parameters_.requireAll(kWho, program_);
   if (options.window < 0) {
-    kfield::impl::invalidArgument(kWho, "window must be >= 1 (0: the default), got " + std::to_string(options.window));
+    kfield::impl::invalidArgument(
+        kWho, "window must be >= 1 (0: the default), got " + std::to_string(options.window));
   }
   if (options.budgetBytes < 0) {
-    kfield::impl::invalidArgument(kWho, "budget must be >= 0 bytes (0: no limit), got " + std::to_string(options.budgetBytes));
+    kfield::impl::invalidArgument(kWho, "budget must be >= 0 bytes (0: no limit), got " +
+                                            std::to_string(options.budgetBytes));
   }
   const std::int64_t longest = *std::max_element(stops.begin(), stops.end());
   impl::PassSetup<ExecSpace> setup =
@@ -204,16 +220,19 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
   std::int64_t perPass = samples_;
   if (options.budgetBytes > 0) {
     std::uint64_t perSample = impl::passBytesPerSample(setup, longest);
-    perPass = chunkSamples(options.budgetBytes, static_cast<std::int64_t>(perSample), samples_, options.leaf);
+    perPass = chunkSamples(options.budgetBytes, static_cast<std::int64_t>(perSample), samples_,
+                           options.leaf);
     if (options.spill && !setup.spill && perPass < samples_) {  // the budget says: spill
       setup.spill = options.spill.get();
       perSample = impl::passBytesPerSample(setup, longest);
-      perPass = chunkSamples(options.budgetBytes, static_cast<std::int64_t>(perSample), samples_, options.leaf);
+      perPass = chunkSamples(options.budgetBytes, static_cast<std::int64_t>(perSample), samples_,
+                             options.leaf);
     }
     if (parts_) perPass = parts_->agree(perPass);
     if (perPass == 0) {
-      kfield::impl::invalidArgument(kWho, "a budget of " + kfield::impl::bytesText(std::uint64_t(options.budgetBytes)) +
-                                      " holds no pass: one sample needs " + kfield::impl::bytesText(perSample));
+      kfield::impl::invalidArgument(
+          kWho, "a budget of " + kfield::impl::bytesText(std::uint64_t(options.budgetBytes)) +
+                    " holds no pass: one sample needs " + kfield::impl::bytesText(perSample));
     }
   }
   if (slot_.begin() != RecordSlot::Begin::Ok) {
@@ -245,14 +264,17 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
   // Over samples, the canonical reduction in sample order (on the host).
   using Host = Kokkos::DefaultHostExecutionSpace;
   const auto P = static_cast<std::int64_t>(parameters_.values().size());
-  Kokkos::View<double*, Kokkos::HostSpace> losses(result.sampleLoss.data(), static_cast<std::size_t>(samples_));
+  Kokkos::View<double*, Kokkos::HostSpace> losses(result.sampleLoss.data(),
+                                                  static_cast<std::size_t>(samples_));
   result.loss = canonicalSum(Host(), losses);
-  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> rows("kfield::diff::sample_gradients",
-                                                                      samples_, P);
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> rows(
+      "kfield::diff::sample_gradients", samples_, P);
   for (std::int64_t s = 0; s < samples_; ++s) {
-    for (std::int64_t q = 0; q < P; ++q) rows(s, q) = result.sampleGradient[static_cast<std::size_t>(s)][q];
+    for (std::int64_t q = 0; q < P; ++q)
+      rows(s, q) = result.sampleGradient[static_cast<std::size_t>(s)][q];
   }
-  Kokkos::View<double*, Kokkos::HostSpace> total("kfield::diff::gradient", static_cast<std::size_t>(P));
+  Kokkos::View<double*, Kokkos::HostSpace> total("kfield::diff::gradient",
+                                                 static_cast<std::size_t>(P));
   if (P > 0) canonicalSumOfVectors(Host(), rows, total);
   result.gradient.assign(total.data(), total.data() + P);
   return result;

@@ -3,8 +3,8 @@
 #ifndef KFIELD_DIFF_GRADIENTRESULT_HPP
 #define KFIELD_DIFF_GRADIENTRESULT_HPP
 
-#include "kfield/diff/CarryStore.hpp"
 #include "kfield/Plane.hpp"
+#include "kfield/diff/CarryStore.hpp"
 #include "kfield/sum/Chunking.hpp"
 
 #include <cstdint>

@@ -25,7 +25,9 @@ struct WindowPlan {
   idx_t steps = 0;
   idx_t window = 1;
 
-  idx_t count() const { return steps == 0 ? 0 : (steps - 1) / window + 1; }  // no overflow at any window
+  idx_t count() const {
+    return steps == 0 ? 0 : (steps - 1) / window + 1;
+  }  // no overflow at any window
   idx_t start(idx_t k) const { return k * window; }
   idx_t length(idx_t k) const { return std::min(window, steps - start(k)); }
   idx_t windowOf(idx_t j) const { return j / window; }
@@ -34,8 +36,12 @@ struct WindowPlan {
 
 // A checked WindowPlan: steps >= 0 and window >= 1.
 inline WindowPlan planWindows(idx_t steps, idx_t window) {
-  if (steps < 0) kfield::impl::invalidArgument("kfield::diff::planWindows", "steps must be >= 0, got " + std::to_string(steps));
-  if (window < 1) kfield::impl::invalidArgument("kfield::diff::planWindows", "window must be >= 1, got " + std::to_string(window));
+  if (steps < 0)
+    kfield::impl::invalidArgument("kfield::diff::planWindows",
+                                  "steps must be >= 0, got " + std::to_string(steps));
+  if (window < 1)
+    kfield::impl::invalidArgument("kfield::diff::planWindows",
+                                  "window must be >= 1, got " + std::to_string(window));
   return WindowPlan{steps, window};
 }
 
@@ -46,7 +52,9 @@ template <class Done, class Checkpoint, class Launch>
 idx_t recordForward(idx_t maxSteps, idx_t window, idx_t maxK, Done&& done, Checkpoint&& checkpoint,
                     Launch&& launch) {
   const WindowPlan plan = planWindows(maxSteps, window);
-  if (maxK < 1) kfield::impl::invalidArgument("kfield::diff::recordForward", "maxK must be >= 1, got " + std::to_string(maxK));
+  if (maxK < 1)
+    kfield::impl::invalidArgument("kfield::diff::recordForward",
+                                  "maxK must be >= 1, got " + std::to_string(maxK));
   idx_t j = 0;
   while (j < maxSteps && !done()) {
     if (plan.row(j) == 0) checkpoint(plan.windowOf(j));
@@ -78,7 +86,8 @@ void reverseWindows(idx_t window, const std::vector<idx_t>& live, Gather&& gathe
 inline std::vector<idx_t> stopOrder(const idx_t* steps, idx_t n) {
   std::vector<idx_t> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), idx_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](idx_t a, idx_t b) { return steps[a] > steps[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](idx_t a, idx_t b) { return steps[a] > steps[b]; });
   return order;
 }
 

@@ -86,7 +86,8 @@ inline Field<Tuple<double, double>> nearestSource(Program& p, const Field<bool>&
   return nearestSource(p, source, value, [](const NbrField<double>& v) { return v; });
 }
 // Its value alone: the broadcast of one share (lib::broadcast shares distance and value apart).
-inline Field<double> gradientCast(Program& p, const Field<bool>& source, const Field<double>& value) {
+inline Field<double> gradientCast(Program& p, const Field<bool>& source,
+                                  const Field<double>& value) {
   return get<1>(nearestSource(p, source, value));
 }
 
@@ -247,7 +248,8 @@ inline Field<double> decay(Program& p, const Field<double>& value, double factor
 // it counts down by the time between rounds, so it runs on a device's own clock.
 inline Field<double> countdown(Program& p, double duration) {
   return p.aggregate("countdown", [&] {
-    return p.remember(duration, [&](Field<double> t) { return max(t - p.deltaTime(), p.constant(0.0)); });
+    return p.remember(duration,
+                      [&](Field<double> t) { return max(t - p.deltaTime(), p.constant(0.0)); });
   });
 }
 
@@ -353,10 +355,11 @@ inline Processes<double> sourceGradients(Program& p, const Field<bool>& source, 
                                          int maxSources) {
   return p.aggregate("sourceGradients", [&] {
     const Field<int> id = p.uid();
-    return p.spawn<double>(p.mux(source, id, p.constant(-1)), maxSources, [&](const Field<int>& key) {
-      const Field<double> hops = hopGradient(p, source && id == key);
-      return std::make_pair(hops, hops < range);
-    });
+    return p.spawn<double>(p.mux(source, id, p.constant(-1)), maxSources,
+                           [&](const Field<int>& key) {
+                             const Field<double> hops = hopGradient(p, source && id == key);
+                             return std::make_pair(hops, hops < range);
+                           });
   });
 }
 
@@ -367,11 +370,12 @@ inline Processes<double> sourceGossip(Program& p, const Field<bool>& source,
                                       const Field<double>& value, double range, int maxSources) {
   return p.aggregate("sourceGossip", [&] {
     const Field<int> id = p.uid();
-    return p.spawn<double>(p.mux(source, id, p.constant(-1)), maxSources, [&](const Field<int>& key) {
-      const Field<bool> inside = hopGradient(p, source && id == key) < range;
-      // The process's border (devices range hops away run it without keeping it) relays.
-      return std::make_pair(gossipMax(p, p.mux(inside, value, -kInfinity)), inside);
-    });
+    return p.spawn<double>(
+        p.mux(source, id, p.constant(-1)), maxSources, [&](const Field<int>& key) {
+          const Field<bool> inside = hopGradient(p, source && id == key) < range;
+          // The process's border (devices range hops away run it without keeping it) relays.
+          return std::make_pair(gossipMax(p, p.mux(inside, value, -kInfinity)), inside);
+        });
   });
 }
 

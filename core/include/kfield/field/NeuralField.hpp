@@ -23,10 +23,12 @@ struct NeuralFieldShape {
 //   own   = its previous state - least,  spread = the mean of those heard - least,
 //   heard = the neighbors heard / 10.
 // new state = 0 at a source; +inf until it hears a neighbor; else
-//   output . [h_last, least, own, spread, heard, 1]  with  h_1 = tanh(W_1 [own, spread, heard] + b_1), ...
+//   output . [h_last, least, own, spread, heard, 1]  with  h_1 = tanh(W_1 [own, spread, heard] +
+//   b_1), ...
 // Hidden layers see only differences, so the program does not depend on where distances start.
 constexpr int kNeuralFeatures = 3;  // own, spread, heard
-Field<double> neuralDistance(Program& p, const Field<bool>& source, const NeuralFieldShape& shape = {});
+Field<double> neuralDistance(Program& p, const Field<bool>& source,
+                             const NeuralFieldShape& shape = {});
 // Around obstacles: an obstacle device passes nothing on (its neighbors never hear it) and
 // outputs 0, so a loss against targets that are 0 there counts only the free devices. The
 // same parameters as above.
@@ -45,7 +47,8 @@ std::vector<NeuralParameter> neuralParameters(const NeuralFieldShape& shape);
 // Glorot-uniform weights from a counter-based draw (the same words everywhere), biases 0; the
 // output layer's weights drawn the same way over its fan-in, but 1 on `least` (the skip path
 // starts as the identity, as residual networks start). Values per parameter, in order.
-std::vector<std::vector<double>> neuralInitialParameters(const NeuralFieldShape& shape, std::uint64_t seed);
+std::vector<std::vector<double>> neuralInitialParameters(const NeuralFieldShape& shape,
+                                                         std::uint64_t seed);
 
 // Throws std::invalid_argument naming the bad layer.
 void requireNeuralShape(const NeuralFieldShape& shape, const std::string& who);

@@ -41,22 +41,22 @@ KFIELD_IMPL_FIELD_BINARY(!=, bool, NotEqual, "not_equal")
 // takes the dividend's sign, as in C++; &, |, ^, ~ on two's complement; << and >> (arithmetic)
 // by 0 to 63. Exact in [-2^53, 2^53]; a result outside it, a division by zero or a shift
 // count outside [0, 63] gives NaN.
-#define KFIELD_IMPL_INT_BINARY(op, code, kind)                                                 \
-  inline Field<int> operator op(const Field<int>& a, const Field<int>& b) {                    \
-    return impl::Tracer::apply<int>(impl::OpCode::code, kind, a, b);                           \
-  }                                                                                            \
-  template <class S, class = std::enable_if_t<std::is_integral<S>::value>>                     \
-  Field<int> operator op(const Field<int>& a, S b) {                                           \
-    return a op impl::Tracer::constant(a, double(b));                                          \
-  }                                                                                            \
-  template <class S, class = std::enable_if_t<std::is_integral<S>::value>>                     \
-  Field<int> operator op(S a, const Field<int>& b) {                                           \
-    return impl::Tracer::constant(b, double(a)) op b;                                          \
-  }                                                                                            \
-  /* a field of int and a floating-point constant: say which with toDouble or an int */        \
-  template <class S, std::enable_if_t<std::is_floating_point<S>::value, int> = 0>              \
-  Field<int> operator op(const Field<int>& a, S b) = delete;                                   \
-  template <class S, std::enable_if_t<std::is_floating_point<S>::value, int> = 0>              \
+#define KFIELD_IMPL_INT_BINARY(op, code, kind)                                          \
+  inline Field<int> operator op(const Field<int>& a, const Field<int>& b) {             \
+    return impl::Tracer::apply<int>(impl::OpCode::code, kind, a, b);                    \
+  }                                                                                     \
+  template <class S, class = std::enable_if_t<std::is_integral<S>::value>>              \
+  Field<int> operator op(const Field<int>& a, S b) {                                    \
+    return a op impl::Tracer::constant(a, double(b));                                   \
+  }                                                                                     \
+  template <class S, class = std::enable_if_t<std::is_integral<S>::value>>              \
+  Field<int> operator op(S a, const Field<int>& b) {                                    \
+    return impl::Tracer::constant(b, double(a)) op b;                                   \
+  }                                                                                     \
+  /* a field of int and a floating-point constant: say which with toDouble or an int */ \
+  template <class S, std::enable_if_t<std::is_floating_point<S>::value, int> = 0>       \
+  Field<int> operator op(const Field<int>& a, S b) = delete;                            \
+  template <class S, std::enable_if_t<std::is_floating_point<S>::value, int> = 0>       \
   Field<int> operator op(S a, const Field<int>& b) = delete;
 KFIELD_IMPL_INT_BINARY(/, IntDiv, "int_div")
 KFIELD_IMPL_INT_BINARY(%, IntMod, "int_mod")
@@ -167,17 +167,17 @@ NbrField<int> operator/(const NbrField<int>& a, const Field<int>& b) = delete;
 NbrField<int> operator/(const Field<int>& a, const NbrField<int>& b) = delete;
 
 // Comparisons entry by entry: with another neighbor field, a field or a constant.
-#define KFIELD_IMPL_NBR_COMPARE(op, code)                                                        \
-  template <class T>                                                                             \
-  NbrField<bool> operator op(const NbrField<T>& a, const NbrField<T>& b) {                       \
-    return impl::Tracer::combine<bool>(impl::EntryCode::code, a, b);                             \
-  }                                                                                              \
-  template <class T>                                                                             \
-  NbrField<bool> operator op(const NbrField<T>& a, const Field<T>& b) {                          \
-    return impl::Tracer::combine<bool>(impl::EntryCode::code, a, impl::Tracer::operand(b));      \
-  }                                                                                              \
-  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>            \
-  NbrField<bool> operator op(const NbrField<T>& a, S b) {                                        \
+#define KFIELD_IMPL_NBR_COMPARE(op, code)                                                          \
+  template <class T>                                                                               \
+  NbrField<bool> operator op(const NbrField<T>& a, const NbrField<T>& b) {                         \
+    return impl::Tracer::combine<bool>(impl::EntryCode::code, a, b);                               \
+  }                                                                                                \
+  template <class T>                                                                               \
+  NbrField<bool> operator op(const NbrField<T>& a, const Field<T>& b) {                            \
+    return impl::Tracer::combine<bool>(impl::EntryCode::code, a, impl::Tracer::operand(b));        \
+  }                                                                                                \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>              \
+  NbrField<bool> operator op(const NbrField<T>& a, S b) {                                          \
     return impl::Tracer::combine<bool>(impl::EntryCode::code, a, impl::Operand{-1, double(T(b))}); \
   }
 KFIELD_IMPL_NBR_COMPARE(<, Less)
@@ -211,17 +211,17 @@ NbrField<T> operator-(const NbrField<T>& a) {
   return impl::Tracer::combine<T>(impl::EntryCode::Neg, a);
 }
 // Entry by entry, as the field min and max (ties and NaN: the first operand).
-#define KFIELD_IMPL_NBR_EXTREME(name, code)                                                   \
-  template <class T>                                                                          \
-  NbrField<T> name(const NbrField<T>& a, const NbrField<T>& b) {                              \
-    return impl::Tracer::combine<T>(impl::EntryCode::code, a, b);                             \
-  }                                                                                           \
-  template <class T>                                                                          \
-  NbrField<T> name(const NbrField<T>& a, const Field<T>& b) {                                 \
-    return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Tracer::operand(b));      \
-  }                                                                                           \
-  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>         \
-  NbrField<T> name(const NbrField<T>& a, S b) {                                               \
+#define KFIELD_IMPL_NBR_EXTREME(name, code)                                                     \
+  template <class T>                                                                            \
+  NbrField<T> name(const NbrField<T>& a, const NbrField<T>& b) {                                \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, b);                               \
+  }                                                                                             \
+  template <class T>                                                                            \
+  NbrField<T> name(const NbrField<T>& a, const Field<T>& b) {                                   \
+    return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Tracer::operand(b));        \
+  }                                                                                             \
+  template <class T, class S, class = std::enable_if_t<std::is_arithmetic<S>::value>>           \
+  NbrField<T> name(const NbrField<T>& a, S b) {                                                 \
     return impl::Tracer::combine<T>(impl::EntryCode::code, a, impl::Operand{-1, double(T(b))}); \
   }
 KFIELD_IMPL_NBR_EXTREME(min, Min)
@@ -231,9 +231,9 @@ template <class T>
 NbrField<T> abs(const NbrField<T>& a) {
   return impl::Tracer::combine<T>(impl::EntryCode::Abs, a);
 }
-#define KFIELD_IMPL_NBR_FUNCTION(name, code)                         \
-  inline NbrField<double> name(const NbrField<double>& a) {          \
-    return impl::Tracer::combine<double>(impl::EntryCode::code, a);  \
+#define KFIELD_IMPL_NBR_FUNCTION(name, code)                        \
+  inline NbrField<double> name(const NbrField<double>& a) {         \
+    return impl::Tracer::combine<double>(impl::EntryCode::code, a); \
   }
 KFIELD_IMPL_NBR_FUNCTION(sqrt, Sqrt)
 KFIELD_IMPL_NBR_FUNCTION(exp, Exp)
@@ -254,8 +254,8 @@ inline NbrField<double> pow(const NbrField<double>& a, double b) {
 }
 
 // min, max and sum of booleans would leave {0, 1} (an empty max is -inf): any() and all().
-#define KFIELD_IMPL_NOT_BOOLEAN(fold)                  \
-  static_assert(!std::is_same<T, bool>::value,         \
+#define KFIELD_IMPL_NOT_BOOLEAN(fold)          \
+  static_assert(!std::is_same<T, bool>::value, \
                 "fold a boolean neighbor field with any() or all(), not " fold "()")
 template <class T>
 Field<T> NbrField<T>::min() const {
@@ -294,7 +294,7 @@ Field<int> NbrField<T>::count() const {
 
 }  // namespace kfield
 
-#include "kfield/field/TupleOperators.hpp"
 #include "kfield/field/Processes.hpp"
+#include "kfield/field/TupleOperators.hpp"
 
 #endif

@@ -103,18 +103,21 @@ Field<T> foldProcesses(const Processes<T, Key>& processes, T identity, Combine&&
 template <class T, class Key>
 Field<T> Processes<T, Key>::min() const {
   static_assert(std::is_same<T, double>::value, "min and max of processes' values of double");
-  return impl::foldProcesses(*this, std::numeric_limits<T>::infinity(),
-                             [](const Field<T>& a, const Field<T>& b) { return kfield::min(a, b); });
+  return impl::foldProcesses(
+      *this, std::numeric_limits<T>::infinity(),
+      [](const Field<T>& a, const Field<T>& b) { return kfield::min(a, b); });
 }
 template <class T, class Key>
 Field<T> Processes<T, Key>::max() const {
   static_assert(std::is_same<T, double>::value, "min and max of processes' values of double");
-  return impl::foldProcesses(*this, -std::numeric_limits<T>::infinity(),
-                             [](const Field<T>& a, const Field<T>& b) { return kfield::max(a, b); });
+  return impl::foldProcesses(
+      *this, -std::numeric_limits<T>::infinity(),
+      [](const Field<T>& a, const Field<T>& b) { return kfield::max(a, b); });
 }
 template <class T, class Key>
 Field<T> Processes<T, Key>::sum() const {
-  return impl::foldProcesses(*this, T(0), [](const Field<T>& a, const Field<T>& b) { return a + b; });
+  return impl::foldProcesses(*this, T(0),
+                             [](const Field<T>& a, const Field<T>& b) { return a + b; });
 }
 template <class T, class Key>
 Field<T> Processes<T, Key>::valueOf(const Field<Key>& key, T otherwise) const {

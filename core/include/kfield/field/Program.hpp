@@ -27,8 +27,8 @@ TracedProgram trace(Fn&& fn, const std::string& name = "program");
 // folds them). Key: int, or a Tuple of up to impl::kMaxKeyWidth ints.
 template <class T, class Key = int>
 struct Processes {
-  std::vector<Field<Key>> keys;    // the key of the slot's live process; -1 (each part) where none
-  std::vector<Field<T>> values;    // its value (where live)
+  std::vector<Field<Key>> keys;  // the key of the slot's live process; -1 (each part) where none
+  std::vector<Field<T>> values;  // its value (where live)
   std::vector<Field<bool>> live;
   Field<int> count() const;
   Field<T> min() const;  // over the live processes; +inf (-inf, 0) where none
@@ -244,15 +244,16 @@ class Program {
   }
   template <class T>
   NbrField<T> mux(const NbrField<bool>& cond, const NbrField<T>& a, const NbrField<T>& b) {
-    return NbrField<T>(this,
-                       nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, b.expression_),
-                       cond.excludesSelf() || a.excludesSelf() || b.excludesSelf());
+    return NbrField<T>(
+        this, nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, b.expression_),
+        cond.excludesSelf() || a.excludesSelf() || b.excludesSelf());
   }
   template <class T>
   NbrField<T> mux(const NbrField<bool>& cond, const NbrField<T>& a, const Field<T>& b) {
-    return NbrField<T>(this,
-                       nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, nbrLocal(b.operand_)),
-                       cond.excludesSelf() || a.excludesSelf());
+    return NbrField<T>(
+        this,
+        nbrCombine(impl::EntryCode::Mux, cond.expression_, a.expression_, nbrLocal(b.operand_)),
+        cond.excludesSelf() || a.excludesSelf());
   }
 
   // Aggregate processes (FCPP's spawn, ScaFi's sspawn): a device launches process `launch`
@@ -312,8 +313,7 @@ class Program {
                           std::int32_t c = -1);
   std::int32_t nbrLocal(impl::Operand value);
   impl::Operand fold(impl::FoldCode code, std::int32_t expression, bool excludeSelf);
-  std::pair<std::int32_t, std::int32_t> compileEntries(std::int32_t expression,
-                                                       graph::Node& node);
+  std::pair<std::int32_t, std::int32_t> compileEntries(std::int32_t expression, graph::Node& node);
   template <class T>
   TracedProgram finish(const Field<T>& output) {
     (void)sensorTypeOf<T>();  // refuses a result that is not a field of double, int or bool
@@ -338,8 +338,8 @@ class Program {
   }
   template <class... Ts>
   static std::vector<std::int32_t> expressionsOf(const NbrField<Tuple<Ts...>>& t) {
-    return std::apply(
-        [](const auto&... p) { return std::vector<std::int32_t>{p.expression_...}; }, t.parts_);
+    return std::apply([](const auto&... p) { return std::vector<std::int32_t>{p.expression_...}; },
+                      t.parts_);
   }
   template <class... Ts>
   Field<Tuple<Ts...>> tupleOf(const std::vector<impl::Operand>& v) {
@@ -397,11 +397,11 @@ class Program {
   };
   struct SpawnScope {
     std::string path;
-    std::int32_t spawn, state, spread;  // its index, first key state, first spread export
-    std::int32_t keyWidth;              // parts per key
-    std::vector<impl::Operand> keys;    // the slots' keys this round, part by part
+    std::int32_t spawn, state, spread;        // its index, first key state, first spread export
+    std::int32_t keyWidth;                    // parts per key
+    std::vector<impl::Operand> keys;          // the slots' keys this round, part by part
     std::int32_t entriesBegin, exportsBegin;  // what the process copies traced
-    std::int32_t copyStride = -1;       // exports per copy
+    std::int32_t copyStride = -1;             // exports per copy
   };
   SpawnScope beginSpawn(const std::vector<impl::Operand>& launch, int maxKeys);
   void checkEnds(const SpawnScope& scope, impl::Operand keep);

@@ -42,10 +42,10 @@ struct NetworkFacts {
 enum class DefaultValues { DeviceIds, Ones };
 
 struct LibraryProgram {
-  std::string name;                  // "hop-gradient", ...
-  std::string summary;               // one line
-  std::vector<std::string> sensors;  // what it reads, in the traced program's order:
-                                     // "source", "destination", "obstacle" (bool), "value"
+  std::string name;                          // "hop-gradient", ...
+  std::string summary;                       // one line
+  std::vector<std::string> sensors;          // what it reads, in the traced program's order:
+                                             // "source", "destination", "obstacle" (bool), "value"
   std::vector<ParameterDefault> parameters;  // learnable ones (kfield grad), with defaults
   TracedProgram (*build)(const NetworkFacts& network, const ProgramSettings& settings);
   // Where a run names only source devices (the command line's --source): "value" reads each

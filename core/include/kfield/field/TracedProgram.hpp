@@ -31,8 +31,8 @@ struct SensorInfo {
   SensorType type;
 };
 
-// An export (neighbors, share, nbr or exchange call) or a state (remember call), by path. Keyed: inside a branch or
-// an align block, so whether a device took part is recorded per round.
+// An export (neighbors, share, nbr or exchange call) or a state (remember call), by path. Keyed:
+// inside a branch or an align block, so whether a device took part is recorded per round.
 struct PlaneInfo {
   std::string path;
   bool keyed = false;
@@ -79,7 +79,7 @@ struct TracedProgram {
 
   std::int32_t sensorIndex(const std::string& name) const;     // -1 if the program reads none
   std::int32_t parameterIndex(const std::string& name) const;  // -1 if it has none of that name
-  std::int32_t parameterWidth() const;  // all parameters' values together
+  std::int32_t parameterWidth() const;                         // all parameters' values together
 };
 
 // The graph's name of output component c of a program with `width` of them: "output" for a

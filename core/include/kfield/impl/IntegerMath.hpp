@@ -50,7 +50,9 @@ KOKKOS_INLINE_FUNCTION double apply(Op op, double x, double y) {
 }
 
 // ~x: -x - 1.
-KOKKOS_INLINE_FUNCTION double bitNot(double x) { return isExact(x) ? result(~std::int64_t(x)) : nan(); }
+KOKKOS_INLINE_FUNCTION double bitNot(double x) {
+  return isExact(x) ? result(~std::int64_t(x)) : nan();
+}
 
 }  // namespace kfield::impl::integer
 

@@ -23,7 +23,8 @@ inline void mpiCheck(const char* who, int rc, const char* call) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  runtimeError(who, std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(len)));
+  runtimeError(who,
+               std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(len)));
 }
 
 // A problem some ranks found (empty: none here) becomes an error on every rank, in the words of
@@ -60,7 +61,8 @@ std::vector<T> gatherToRoot(const char* who, const std::vector<T>& mine, int roo
   }
   const int count = static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<std::size_t>(ranks)), at(static_cast<std::size_t>(ranks));
-  mpiCheck(who, MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm), "MPI_Gather");
+  mpiCheck(who, MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm),
+           "MPI_Gather");
   std::int64_t total = 0;
   for (int r = 0; r < ranks && rank == root; ++r) {
     if (total + counts[r] > INT_MAX) runtimeError(who, "more than 2^31 - 1 values in one gather");

@@ -28,10 +28,18 @@ KOKKOS_INLINE_FUNCTION double twoPow(int n) {
 // e^r - 1 for |r| <= ln2 / 2: Taylor to r^14 (the next term is below 2^-60 of the result).
 KOKKOS_INLINE_FUNCTION double expm1Reduced(double r) {
   double p = 1.0 / 87178291200.0;  // 1/14!
-  constexpr double c[] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
-                          1.0 / 3628800.0,    1.0 / 362880.0,    1.0 / 40320.0,
-                          1.0 / 5040.0,       1.0 / 720.0,       1.0 / 120.0,
-                          1.0 / 24.0,         1.0 / 6.0,         1.0 / 2.0,
+  constexpr double c[] = {1.0 / 6227020800.0,
+                          1.0 / 479001600.0,
+                          1.0 / 39916800.0,
+                          1.0 / 3628800.0,
+                          1.0 / 362880.0,
+                          1.0 / 40320.0,
+                          1.0 / 5040.0,
+                          1.0 / 720.0,
+                          1.0 / 120.0,
+                          1.0 / 24.0,
+                          1.0 / 6.0,
+                          1.0 / 2.0,
                           1.0};
   for (double k : c) p = k + r * p;
   return r * p;

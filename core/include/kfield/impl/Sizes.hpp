@@ -52,8 +52,8 @@ inline std::string bytesText(std::uint64_t bytes) {
 inline void requireMemory(const std::string& who, const std::string& what, std::uint64_t bytes,
                           std::uint64_t limit, const std::string& where) {
   if (bytes <= limit) return;
-  invalidArgument(who, what + " needs " + bytesText(bytes) + ", but " + where + " is " +
-                           bytesText(limit));
+  invalidArgument(
+      who, what + " needs " + bytesText(bytes) + ", but " + where + " is " + bytesText(limit));
 }
 
 }  // namespace kfield::impl

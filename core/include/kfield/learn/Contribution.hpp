@@ -21,7 +21,8 @@ namespace kfield {
 namespace impl {
 // A contribution that fills the per-sample rows of the local samples at once, on the host's
 // command (diff::FieldContribution: the gradient of a field program through its rounds):
-//   void rows(const std::vector<double>& parameters, const SampleView& samples, const RowView& rows)
+//   void rows(const std::vector<double>& parameters, const SampleView& samples, const RowView&
+//   rows)
 // marked by `static constexpr bool kRows = true`.
 template <class C, class = void>
 struct IsRowContribution : std::false_type {};

@@ -15,12 +15,12 @@
 
 namespace kfield {
 
-// Devices 0..N-1 with neighbor lists (symmetric, but for directed edge lists). Built on the host once (O(N) for every
-// builder) and never changed after: copies share the arrays. Every builder refuses, before
-// allocating, a network that would not fit in this machine's memory.
-// How a random geometric graph numbers its devices: in the order its points are drawn, or
-// along a Hilbert curve over the square, so that runs of ids are regions of the plane (a
-// partition into blocks of ids is then a spatial one, with small halos).
+// Devices 0..N-1 with neighbor lists (symmetric, but for directed edge lists). Built on the host
+// once (O(N) for every builder) and never changed after: copies share the arrays. Every builder
+// refuses, before allocating, a network that would not fit in this machine's memory. How a random
+// geometric graph numbers its devices: in the order its points are drawn, or along a Hilbert curve
+// over the square, so that runs of ids are regions of the plane (a partition into blocks of ids is
+// then a spatial one, with small halos).
 enum class DeviceOrder { Drawn, Hilbert };
 
 class Network {
@@ -50,11 +50,12 @@ class Network {
   // lengths (empty, or one per entry: finite, >= 0, 0 on the self entry), positions (empty,
   // or one x and one y per device, finite). Refuses what breaks these, naming the row.
   static Network fromCsr(std::vector<std::int64_t> offsets, std::vector<std::int32_t> neighbors,
-                         std::vector<double> lengths, std::vector<double> x,
-                         std::vector<double> y, std::string description);
+                         std::vector<double> lengths, std::vector<double> x, std::vector<double> y,
+                         std::string description);
 
-  // "grid:WxH[:4|:8]", "rgg:N:RADIUS[:SEED][:hilbert]", "edges:FILE" or "arcs:FILE" (directed), as `kfield run --network` takes.
-  // Errors name the spec: "network 'rgg:10:-1': the radius must be finite and > 0, got -1".
+  // "grid:WxH[:4|:8]", "rgg:N:RADIUS[:SEED][:hilbert]", "edges:FILE" or "arcs:FILE" (directed), as
+  // `kfield run --network` takes. Errors name the spec: "network 'rgg:10:-1': the radius must be
+  // finite and > 0, got -1".
   static Network fromSpec(const std::string& spec);
 
   std::int64_t devices() const { return static_cast<std::int64_t>(data_->offsets.size()) - 1; }
@@ -65,7 +66,9 @@ class Network {
   // from the positions; a network keeps only what it was given.
   std::vector<double> lengths() const;
   bool hasPositions() const { return data_->gridWidth > 0 || !data_->x.empty(); }
-  bool hasLengths() const { return hasPositions() || !data_->lengths.empty(); }  // given or from positions
+  bool hasLengths() const {
+    return hasPositions() || !data_->lengths.empty();
+  }                               // given or from positions
   std::vector<double> x() const;  // empty without positions
   std::vector<double> y() const;
   const std::string& description() const { return data_->description; }

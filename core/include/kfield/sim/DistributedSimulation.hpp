@@ -27,8 +27,8 @@
 #include "kfield/sim/impl/SimulationAccess.hpp"
 #include "kfield/sum/Partials.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <climits>
 #include <cstdint>
@@ -51,15 +51,18 @@ class BasicDistributedSimulation {
   BasicDistributedSimulation(TracedProgram program, const Network& network, std::int64_t samples,
                              MPI_Comm comm, std::optional<DevicePartition> partition = std::nullopt,
                              ExecSpace space = ExecSpace())
-      : comm_(comm), partition_(impl::partitionOverRanks(kWho, network.devices(), comm, std::move(partition))) {
+      : comm_(comm),
+        partition_(impl::partitionOverRanks(kWho, network.devices(), comm, std::move(partition))) {
     impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
-    impl::SimulationAccess::requireExchangeNetwork<ExecSpace>(program, network);  // as one process would
+    impl::SimulationAccess::requireExchangeNetwork<ExecSpace>(program,
+                                                              network);  // as one process would
     start(std::move(program), NetworkPart::of(network, partition_.part(rank_)), samples, space);
   }
   // From this rank's part, built without the whole network (NetworkPart::grid): every rank
   // passes its own part of the same network and partition.
-  BasicDistributedSimulation(TracedProgram program, NetworkPart part, const DevicePartition& partition,
-                             std::int64_t samples, MPI_Comm comm, ExecSpace space = ExecSpace())
+  BasicDistributedSimulation(TracedProgram program, NetworkPart part,
+                             const DevicePartition& partition, std::int64_t samples, MPI_Comm comm,
+                             ExecSpace space = ExecSpace())
       : comm_(comm), partition_(impl::partitionOverRanks(kWho, part.devices, comm, partition)) {
     impl::mpiCheck(kWho, MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
     impl::requireOwnPart(kWho, part, partition_, comm_);
@@ -71,7 +74,8 @@ class BasicDistributedSimulation {
     local_->sensor(name);  // refuses a name the program does not read
     return Sensor(this, local_->program().sensorIndex(name));
   }
-  BasicDistributedSimulation& parameter(const std::string& name, const std::vector<double>& values) {
+  BasicDistributedSimulation& parameter(const std::string& name,
+                                        const std::vector<double>& values) {
     local_->parameter(name, values);
     return *this;
   }
@@ -126,24 +130,30 @@ class BasicDistributedSimulation {
     // Where this rank's rows start among the whole network's entries: they follow the rows of
     // the ranks before it.
     const auto& offsets = part_.network.offsets();
-    long long mine = part_.owned.size() > 0 ? offsets[part_.owned.end] - offsets[part_.owned.begin] : 0;
+    long long mine =
+        part_.owned.size() > 0 ? offsets[part_.owned.end] - offsets[part_.owned.begin] : 0;
     long long before = 0, all = 0;
-    impl::mpiCheck(kWho, MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Exscan");
-    impl::mpiCheck(kWho, MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Allreduce");
+    impl::mpiCheck(kWho, MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm_),
+                   "MPI_Exscan");
+    impl::mpiCheck(kWho, MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, comm_),
+                   "MPI_Allreduce");
     firstEntry_ = rank_ == 0 ? 0 : before;
     entries_ = all;
     std::string problem;  // refused on one rank (its memory), refused on all
     try {
-      local_ = std::make_unique<Local>(std::move(program), part_.network, samples, SimulationOptions{}, space);
+      local_ = std::make_unique<Local>(std::move(program), part_.network, samples,
+                                       SimulationOptions{}, space);
     } catch (const std::invalid_argument& e) {
       problem = reason(e) + " (rank " + std::to_string(rank_) + ")";
     }
     impl::failOnEveryRank(kWho, problem, comm_);
     Local& sim = *local_;
-    halo_ = std::make_shared<impl::Halo<ExecSpace>>(part_, partition_, comm_,
-                                                    impl::SimulationAccess::haloLayout(sim), samples, space);
+    halo_ = std::make_shared<impl::Halo<ExecSpace>>(
+        part_, partition_, comm_, impl::SimulationAccess::haloLayout(sim), samples, space);
     impl::SimulationAccess::attachPart(
-        sim, part_.ids.empty() ? Kokkos::View<const std::int64_t*, Memory>() : impl::upload<Memory>(part_.ids, "kfield::network::ids"),
+        sim,
+        part_.ids.empty() ? Kokkos::View<const std::int64_t*, Memory>()
+                          : impl::upload<Memory>(part_.ids, "kfield::network::ids"),
         part_.owned, halo_);
   }
   // A carry plane's rows: `blocks` blocks of a row per device, then `edgePlanes` blocks of a
@@ -190,7 +200,8 @@ using DistributedSimulation = BasicDistributedSimulation<>;
 
 template <class ExecSpace>
 typename BasicDistributedSimulation<ExecSpace>::RowMap
-BasicDistributedSimulation<ExecSpace>::ownedRows(std::int64_t blocks, std::int64_t edgePlanes) const {
+BasicDistributedSimulation<ExecSpace>::ownedRows(std::int64_t blocks,
+                                                 std::int64_t edgePlanes) const {
   RowMap map;
   const std::int64_t local = part_.network.devices(), n = devices();
   const std::int64_t localEntries = part_.network.entries(), entries = entries_;
@@ -217,7 +228,8 @@ SimulationCarry BasicDistributedSimulation<ExecSpace>::carry(int root) const {
   SimulationCarry whole;
   whole.rounds = mine.rounds;
   const std::int64_t samples = this->samples();
-  forEachPlane([&](HostPlane SimulationCarry::*plane, const char*, std::int64_t blocks, std::int64_t edgePlanes) {
+  forEachPlane([&](HostPlane SimulationCarry::*plane, const char*, std::int64_t blocks,
+                   std::int64_t edgePlanes) {
     const RowMap map = ownedRows(blocks, edgePlanes);
     std::vector<double> values;
     values.reserve(map.local.size() * static_cast<std::size_t>(samples));
@@ -230,7 +242,8 @@ SimulationCarry BasicDistributedSimulation<ExecSpace>::carry(int root) const {
     const std::int64_t total = blocks * devices() + edgePlanes * entries_;
     HostPlane out(std::string("kfield::carry::whole"), total, samples);
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      for (std::int64_t s = 0; s < samples; ++s) out(rows[i], s) = all[i * std::size_t(samples) + std::size_t(s)];
+      for (std::int64_t s = 0; s < samples; ++s)
+        out(rows[i], s) = all[i * std::size_t(samples) + std::size_t(s)];
     }
     whole.*plane = out;
   });
@@ -242,7 +255,8 @@ void BasicDistributedSimulation<ExecSpace>::restore(const SimulationCarry& carry
   SimulationCarry mine = carry;
   const std::int64_t samples = this->samples();
   const std::int64_t local = part_.network.devices(), n = devices();
-  forEachPlane([&](HostPlane SimulationCarry::*plane, const char* what, std::int64_t blocks, std::int64_t edgePlanes) {
+  forEachPlane([&](HostPlane SimulationCarry::*plane, const char* what, std::int64_t blocks,
+                   std::int64_t edgePlanes) {
     const HostPlane& from = carry.*plane;
     const std::int64_t rows = blocks * n + edgePlanes * entries_;
     if (std::int64_t(from.extent(0)) != rows || std::int64_t(from.extent(1)) != samples) {
@@ -251,11 +265,12 @@ void BasicDistributedSimulation<ExecSpace>::restore(const SimulationCarry& carry
                                       std::to_string(from.extent(1)) + ", this simulation's " +
                                       std::to_string(rows) + " x " + std::to_string(samples));
     }
-    HostPlane to(std::string("kfield::carry::part"), blocks * local + edgePlanes * part_.network.entries(),
-                 samples);
+    HostPlane to(std::string("kfield::carry::part"),
+                 blocks * local + edgePlanes * part_.network.entries(), samples);
     for (std::int64_t b = 0; b < blocks; ++b) {  // every local device, ghosts too
       for (std::int64_t i = 0; i < std::int64_t(part_.ids.size()); ++i) {
-        for (std::int64_t s = 0; s < samples; ++s) to(b * local + i, s) = from(b * n + part_.ids[i], s);
+        for (std::int64_t s = 0; s < samples; ++s)
+          to(b * local + i, s) = from(b * n + part_.ids[i], s);
       }
     }
     // The owned rows' messages (the ghosts' come with the halo): the map's rows after the devices'.
@@ -285,12 +300,14 @@ HostPlane BasicDistributedSimulation<ExecSpace>::output() const {
 }
 
 template <class ExecSpace>
-std::vector<double> BasicDistributedSimulation<ExecSpace>::sumOverDevices(std::int64_t component) const {
+std::vector<double> BasicDistributedSimulation<ExecSpace>::sumOverDevices(
+    std::int64_t component) const {
   const std::int64_t width = local_->program().outputWidth;
   impl::requireIndex(kWho, "sumOverDevices", "component", component, width);
   const HostPlane mine = output();
   const std::int64_t owned = part_.owned.size();
-  const auto rows = Kokkos::subview(mine, std::make_pair(component * owned, (component + 1) * owned), Kokkos::ALL);
+  const auto rows = Kokkos::subview(
+      mine, std::make_pair(component * owned, (component + 1) * owned), Kokkos::ALL);
   Partials<double> partials = canonicalPartialsOfVectors(Kokkos::DefaultHostExecutionSpace(), rows,
                                                          part_.ownedIds.begin, devices());
   return finishPartials(OwnerPlacement::overRanks(comm_).combine(std::move(partials)));
@@ -302,7 +319,8 @@ HostPlane BasicDistributedSimulation<ExecSpace>::gatherOutput(int root) const {
   const std::vector<double> all = impl::gatherToRoot(
       kWho, std::vector<double>(mine.data(), mine.data() + mine.size()), root, comm_);
   if (rank_ != root) return HostPlane();
-  const std::int64_t width = local_->program().outputWidth, samples = this->samples(), n = devices();
+  const std::int64_t width = local_->program().outputWidth, samples = this->samples(),
+                     n = devices();
   HostPlane result("kfield::distributed::gathered_output", width * n, samples);
   const double* from = all.data();  // rank by rank: (width x owned) x samples
   for (int r = 0; r < partition_.parts(); ++r) {

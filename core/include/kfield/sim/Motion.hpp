@@ -41,12 +41,12 @@ struct Motion {
   // Throws std::invalid_argument, naming the value, for a motion that is not one.
   void check(const std::string& who) const {
     if (!(speed >= 0.0) || !std::isfinite(speed)) {
-      impl::invalidArgument(who, "motion: speed must be a finite number >= 0, got " +
-                                     impl::numberText(speed));
+      impl::invalidArgument(
+          who, "motion: speed must be a finite number >= 0, got " + impl::numberText(speed));
     }
     if (!(radius > 0.0) || !std::isfinite(radius)) {
-      impl::invalidArgument(who, "motion: radius must be a finite number > 0, got " +
-                                     impl::numberText(radius));
+      impl::invalidArgument(
+          who, "motion: radius must be a finite number > 0, got " + impl::numberText(radius));
     }
     if (rebuildEvery < 1) {
       impl::invalidArgument(who, "motion: neighborhoods must be rebuilt every K >= 1 rounds, got " +
@@ -72,8 +72,8 @@ struct Motion {
   }
   bool operator==(const Motion& o) const {
     return model == o.model && speed == o.speed && radius == o.radius &&
-           rebuildEvery == o.rebuildEvery && seed == o.seed && xmin == o.xmin &&
-           ymin == o.ymin && xmax == o.xmax && ymax == o.ymax;
+           rebuildEvery == o.rebuildEvery && seed == o.seed && xmin == o.xmin && ymin == o.ymin &&
+           xmax == o.xmax && ymax == o.ymax;
   }
   bool operator!=(const Motion& o) const { return !(*this == o); }
 };

@@ -30,12 +30,13 @@ struct Schedule {
   // Throws std::invalid_argument, naming the value, for a schedule that is not one.
   void check(const std::string& who) const {
     if (!(period > 0.0) || !std::isfinite(period)) {
-      impl::invalidArgument(who, "schedule: period must be a finite number > 0, got " +
-                                     impl::numberText(period));
+      impl::invalidArgument(
+          who, "schedule: period must be a finite number > 0, got " + impl::numberText(period));
     }
     if (!(jitter >= 0.0) || !(jitter <= period)) {
       impl::invalidArgument(who, "schedule: jitter must be in [0, period] = [0, " +
-                                     impl::numberText(period) + "], got " + impl::numberText(jitter));
+                                     impl::numberText(period) + "], got " +
+                                     impl::numberText(jitter));
     }
     if (!(retain > 0.0)) {
       impl::invalidArgument(who, "schedule: retain must be > 0, got " + impl::numberText(retain));
@@ -45,7 +46,9 @@ struct Schedule {
   std::string text() const {
     return "period " + impl::numberText(period) + ", jitter " + impl::numberText(jitter) +
            ", seed " + std::to_string(seed) +
-           (retain < std::numeric_limits<double>::infinity() ? ", retain " + impl::numberText(retain) : "") +
+           (retain < std::numeric_limits<double>::infinity()
+                ? ", retain " + impl::numberText(retain)
+                : "") +
            (firstSample != 0 ? ", first sample " + std::to_string(firstSample) : "");
   }
   bool operator==(const Schedule& o) const {
@@ -59,7 +62,8 @@ struct Schedule {
   KOKKOS_INLINE_FUNCTION double firingTime(std::int64_t k, std::int64_t d, std::int64_t s) const {
     const double at = double(k) * period;
     if (jitter == 0.0) return at;
-    const std::uint64_t stream = mix64(mix64(seed, std::uint64_t(d)), std::uint64_t(s) + firstSample);
+    const std::uint64_t stream =
+        mix64(mix64(seed, std::uint64_t(d)), std::uint64_t(s) + firstSample);
     return at + jitter * uniform01(stream, std::uint64_t(k));
   }
 };

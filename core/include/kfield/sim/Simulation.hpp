@@ -159,14 +159,16 @@ class BasicSimulation {
     if (index == switchSensor_) switchesStale_ = true;
   }
   // Network::reverseEntries, refused as a program that exchanges sees it.
-  static std::vector<std::int64_t> reverseEntries(const TracedProgram& program, const Network& network) {
+  static std::vector<std::int64_t> reverseEntries(const TracedProgram& program,
+                                                  const Network& network) {
     try {
       return network.reverseEntries();
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();  // "kfield::Network: network '...': ..."
       impl::invalidArgument(kWho, "program '" + program.name +
                                       "' exchanges values with its neighbors, which needs a "
-                                      "symmetric network; " + what.substr(what.find(": ") + 2));
+                                      "symmetric network; " +
+                                      what.substr(what.find(": ") + 2));
     }
   }
   static void checkRounds(std::int64_t rounds) {
@@ -205,8 +207,8 @@ class BasicSimulation {
   std::shared_ptr<impl::PlaneExchange<Memory>> exchange_;
   // What a halo moves of this simulation's planes.
   impl::HaloLayout haloLayout() const {
-    return {static_cast<std::int64_t>(program_.exports.size()), program_.edgePlanes, planes_.edgeRow,
-            planes_.presencePrev.extent(0) > 0};
+    return {static_cast<std::int64_t>(program_.exports.size()), program_.edgePlanes,
+            planes_.edgeRow, planes_.presencePrev.extent(0) > 0};
   }
 
   TracedProgram program_;
@@ -216,7 +218,7 @@ class BasicSimulation {
   NetworkView<Memory> net_;
   impl::RoundAssembly<ExecSpace> assembly_;  // the program's code, plain and on a tape
   Kokkos::View<double*, Memory> parameters_;
-  Kokkos::View<double*, Memory> spill_;  // kept between rounds; grows, never shrinks
+  Kokkos::View<double*, Memory> spill_;    // kept between rounds; grows, never shrinks
   impl::ParameterValues parameterValues_;  // host copy, checked by name
   impl::RoundPlanes<Memory> planes_;
   HostPlane sensorHost_;  // sample order; only when the planes are not on the host
@@ -262,9 +264,9 @@ class BasicSimulation {
   std::optional<impl::Mobility<ExecSpace>> mobility_;
   void moveDevices(std::int64_t live);
   Kokkos::View<double*, Memory> roundOf_;  // synchronous: rounds run, per sample position
-  std::vector<std::int64_t> sampleAt_;    // position -> sample
-  std::vector<std::int64_t> positionOf_;  // sample -> position
-  std::vector<std::int64_t> roundsDone_;  // per sample
+  std::vector<std::int64_t> sampleAt_;     // position -> sample
+  std::vector<std::int64_t> positionOf_;   // sample -> position
+  std::vector<std::int64_t> roundsDone_;   // per sample
   // Per sample: rounds ran without it an odd number of times since its own last round, so its
   // last exports (and presence keys) sit in the "now" planes, not the "previous" ones. A round
   // swaps the two for every column; a sample that runs again first gets its column back.
@@ -304,19 +306,21 @@ void BasicSimulation<ExecSpace>::reorder(const std::vector<std::int64_t>& sample
 }
 
 template <class ExecSpace>
-BasicSimulation<ExecSpace>& BasicSimulation<ExecSpace>::parameter(const std::string& name,
-                                                                  const std::vector<double>& values) {
+BasicSimulation<ExecSpace>& BasicSimulation<ExecSpace>::parameter(
+    const std::string& name, const std::vector<double>& values) {
   parameterValues_.set(kWho, program_, name, values);
   const std::vector<double>& all = parameterValues_.values();
-  Kokkos::deep_copy(parameters_, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                     all.data(), all.size()));
+  Kokkos::deep_copy(parameters_,
+                    Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        all.data(), all.size()));
   return *this;
 }
 
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, bool writeOutput,
                                        const Kokkos::View<double*, Memory>& tape) {
-  impl::RoundKernel<ExecSpace> k = assembly_.kernel(tape.extent(0) > 0, net_, parameters_, planes_, devices_);
+  impl::RoundKernel<ExecSpace> k =
+      assembly_.kernel(tape.extent(0) > 0, net_, parameters_, planes_, devices_);
   k.tape = tape;
   if (trackChanges) k.changed = changed_;
   k.writeOutput = writeOutput || trackChanges;
@@ -393,7 +397,8 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   planes_.endRound();
   for (std::int64_t p = 0; !schedule_ && p < live; ++p) ++roundsDone_[sampleAt_[p]];
   for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
-  if (overflow_.extent(0) > 0 && !schedule_) checkOverflow(live);  // on a Schedule: after the clocks
+  if (overflow_.extent(0) > 0 && !schedule_)
+    checkOverflow(live);  // on a Schedule: after the clocks
 }
 
 // A spawn whose devices would hold more processes than its bound: the round kept the smallest
@@ -408,15 +413,18 @@ void BasicSimulation<ExecSpace>::checkOverflow(std::int64_t live) const {
   if (exchange_) exchange_->combineFirst(first);  // global ids, agreed by every part
   for (std::size_t i = 0; i < program_.spawns.size(); ++i) {
     for (std::int64_t p = 0; p < live; ++p) {
-      const std::int64_t d = first[i * static_cast<std::size_t>(samples_) + static_cast<std::size_t>(p)];
+      const std::int64_t d =
+          first[i * static_cast<std::size_t>(samples_) + static_cast<std::size_t>(p)];
       if (d < 0) continue;
       const SpawnInfo& spawn = program_.spawns[i];
       const std::int64_t sample = sampleAt_[p];
       std::string when = "in round " + std::to_string(roundsDone_[sample]);
       if (schedule_) {  // checked once the step's clocks have moved on: its firing is the last
-        const auto at = Kokkos::subview(planes_.states, static_cast<std::size_t>(clock().row + 2 * devices_ + d),
+        const auto at = Kokkos::subview(planes_.states,
+                                        static_cast<std::size_t>(clock().row + 2 * devices_ + d),
                                         static_cast<std::size_t>(p));
-        when = "at time " + impl::numberText(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), at)());
+        when = "at time " +
+               impl::numberText(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), at)());
       }
       impl::invalidArgument(kWho, "program '" + program_.name + "', spawn '" + spawn.path +
                                       "': device " + std::to_string(d) + " would hold more than " +
@@ -435,11 +443,12 @@ void BasicSimulation<ExecSpace>::run(const std::vector<std::int64_t>& roundsPerS
   for (std::int64_t r : roundsPerSample) checkRounds(r);
   for (std::int64_t s = 1; mobility_ && s < samples_; ++s) {
     if (roundsPerSample[s] == roundsPerSample[0]) continue;
-    impl::invalidArgument(kWho, "run: the samples of a moving simulation share one network, so "
-                                "they run the same rounds; got " +
-                                    std::to_string(roundsPerSample[0]) + " for sample 0 and " +
-                                    std::to_string(roundsPerSample[s]) + " for sample " +
-                                    std::to_string(s));
+    impl::invalidArgument(kWho,
+                          "run: the samples of a moving simulation share one network, so "
+                          "they run the same rounds; got " +
+                              std::to_string(roundsPerSample[0]) + " for sample 0 and " +
+                              std::to_string(roundsPerSample[s]) + " for sample " +
+                              std::to_string(s));
   }
   parameterValues_.requireAll(kWho, program_);
   // Longest first, so the samples still running are always a prefix of the positions.
@@ -486,12 +495,14 @@ template <class ExecSpace>
 std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_t maxRounds) {
   checkRounds(maxRounds);
   if (schedule_) {
-    impl::invalidArgument(kWho, "runUntilStable needs synchronous rounds: on a Schedule no "
-                                "round is one where every device has fired; use run");
+    impl::invalidArgument(kWho,
+                          "runUntilStable needs synchronous rounds: on a Schedule no "
+                          "round is one where every device has fired; use run");
   }
   if (mobility_) {
-    impl::invalidArgument(kWho, "runUntilStable needs a still network: the samples of a moving "
-                                "simulation share its network and run the same rounds; use run");
+    impl::invalidArgument(kWho,
+                          "runUntilStable needs a still network: the samples of a moving "
+                          "simulation share its network and run the same rounds; use run");
   }
   parameterValues_.requireAll(kWho, program_);
   uploadSensors();
@@ -526,7 +537,7 @@ std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_
 #include "kfield/sim/impl/SimulationAsynchronous.hpp"
 #include "kfield/sim/impl/SimulationCarrying.hpp"
 #include "kfield/sim/impl/SimulationCompiledRound.hpp"
-#include "kfield/sim/impl/SimulationSetup.hpp"
 #include "kfield/sim/impl/SimulationInstances.hpp"
+#include "kfield/sim/impl/SimulationSetup.hpp"
 
 #endif

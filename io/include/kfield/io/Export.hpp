@@ -14,9 +14,8 @@
 //   out.finish();
 //
 // Resumable (`kfield run --resume`): the export keeps the run's carry at every commit.
-//   io::SimulationExport out("a.h5", net, "hop-gradient", samples, "output", 1, 1, {false, false, &program, {}});
-//   out.append(round, sim.output());
-//   out.commit(sim.carry());
+//   io::SimulationExport out("a.h5", net, "hop-gradient", samples, "output", 1, 1, {false, false,
+//   &program, {}}); out.append(round, sim.output()); out.commit(sim.carry());
 #ifndef KFIELD_IO_EXPORT_HPP
 #define KFIELD_IO_EXPORT_HPP
 

@@ -4,8 +4,8 @@
 #ifndef KFIELD_IO_NETWORKFILE_HPP
 #define KFIELD_IO_NETWORKFILE_HPP
 
-#include "kfield/io/FileError.hpp"
 #include "kfield/IndexRange.hpp"
+#include "kfield/io/FileError.hpp"
 #include "kfield/net/Network.hpp"
 #include "kfield/net/NetworkPart.hpp"
 

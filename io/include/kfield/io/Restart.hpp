@@ -24,7 +24,8 @@ using RunInputs = std::vector<std::pair<std::string, std::string>>;
 // program or network (named), another sample count, other inputs (the first named), a plane
 // of another shape.
 SimulationCarry loadRestart(const std::string& path, const TracedProgram& program,
-                            const Network& network, std::int64_t samples, const RunInputs& inputs = {});
+                            const Network& network, std::int64_t samples,
+                            const RunInputs& inputs = {});
 
 // The SHA-256 (hex) of the program's graph, operations and constants and of the network:
 // what a restart must match.

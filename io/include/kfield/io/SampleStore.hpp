@@ -30,8 +30,9 @@ void saveSamples(const std::string& path, const DataParallelSystem& system);
 // owner's share is read; over ranks only those of the owners this rank runs, the others left
 // empty, with every owner's size in `ownerSizes` (a system held in part). Throws FileError
 // naming the file and the problem: not a sample store, samples of another width than the
-// rule's, more owners than samples, offsets that are not a split of the samples, a checksum mismatch, a share that would
-// not fit in memory; std::invalid_argument for owners < 0 or more ranks than owners.
+// rule's, more owners than samples, offsets that are not a split of the samples, a checksum
+// mismatch, a share that would not fit in memory; std::invalid_argument for owners < 0 or more
+// ranks than owners.
 DataParallelSystem loadSamples(const std::string& path, DataParallelSystem rule,
                                std::int64_t owners = 0, const OwnerPlacement& placement = {});
 

@@ -65,21 +65,21 @@ struct PassSetup {
   const std::vector<char>& differentiated;
   bool outputLoss = false;
   std::int64_t window = 1;
-  bool valuesOnTape = false;  // Tape::Values
-  CarryStore* spill = nullptr;  // window checkpoints there, not in memory
+  bool valuesOnTape = false;              // Tape::Values
+  CarryStore* spill = nullptr;            // window checkpoints there, not in memory
   PassParts<ExecSpace>* parts = nullptr;  // one part of a distributed network: the others
 };
 
 // Rows (of one sample each) of what a pass holds.
 struct PassRows {
-  std::uint64_t forward = 0;     // the simulation's planes
-  std::uint64_t carry = 0;       // one checkpoint: states, their keys, exports, presence
-  std::uint64_t tapeRow = 0;     // one round on the tape: its carry; or its values, exports
-                                 // before and after, keys (Tape::Values)
-  std::uint64_t adjoints = 0;    // values', states', exports', parameters', sensors' adjoints,
-                                 // exchanges' received adjoints and send seeds, and one
-                                 // round's values (Tape::Carry)
-  std::uint64_t values = 0;      // value slots x devices
+  std::uint64_t forward = 0;   // the simulation's planes
+  std::uint64_t carry = 0;     // one checkpoint: states, their keys, exports, presence
+  std::uint64_t tapeRow = 0;   // one round on the tape: its carry; or its values, exports
+                               // before and after, keys (Tape::Values)
+  std::uint64_t adjoints = 0;  // values', states', exports', parameters', sensors' adjoints,
+                               // exchanges' received adjoints and send seeds, and one
+                               // round's values (Tape::Carry)
+  std::uint64_t values = 0;    // value slots x devices
   kfield::impl::RoundPlanes<Kokkos::HostSpace>::Rows planes{};
 };
 
@@ -110,10 +110,10 @@ PassRows passRows(const PassSetup<ExecSpace>& setup) {
     selections += op.code == OpCode::Fold && (op.fold == FoldCode::Min || op.fold == FoldCode::Max);
   }
   const std::uint64_t edgeRows = pl.exports - pl.edgeRow;  // received adjoints, send seeds
-  r.adjoints = total({r.values, setup.valuesOnTape ? 0 : r.values, pl.states, pl.exports,
-                      product({2, edgeRows}),
-                      product({static_cast<std::uint64_t>(p.parameterWidth()) + differentiated + selections + 1,
-                               devices})});
+  r.adjoints = total(
+      {r.values, setup.valuesOnTape ? 0 : r.values, pl.states, pl.exports, product({2, edgeRows}),
+       product({static_cast<std::uint64_t>(p.parameterWidth()) + differentiated + selections + 1,
+                devices})});
   return r;
 }
 

@@ -30,8 +30,8 @@ Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> deviceSums(
         "kfield::diff::device_sums",
         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {blocks, n}),
         KOKKOS_LAMBDA(std::int64_t b, std::int64_t p) {
-          out(b, p) = kfield::impl::treeSum<double>(ColumnOf<Plane<typename ExecSpace::memory_space>>{plane, b * devices, p},
-                                                    devices);
+          out(b, p) = kfield::impl::treeSum<double>(
+              ColumnOf<Plane<typename ExecSpace::memory_space>>{plane, b * devices, p}, devices);
         });
   }
   return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
@@ -73,7 +73,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   const std::int64_t tapeRows = std::min(setup.window, S);
   std::vector<std::int64_t> checkpointAt(static_cast<std::size_t>(plan.count()) + 1, 0);
   for (idx_t k = 0; k < plan.count(); ++k) {
-    checkpointAt[k + 1] = checkpointAt[k] + static_cast<std::int64_t>(rows.carry) * live[plan.start(k)];
+    checkpointAt[k + 1] =
+        checkpointAt[k] + static_cast<std::int64_t>(rows.carry) * live[plan.start(k)];
   }
   {
     using kfield::impl::product;
@@ -91,7 +92,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     try {
       kfield::impl::requireMemory("kfield::diff::Gradient",
                                   "the gradient of " + std::to_string(n) + " samples over " +
-                                      std::to_string(S) + " rounds (window " + std::to_string(setup.window) + ")",
+                                      std::to_string(S) + " rounds (window " +
+                                      std::to_string(setup.window) + ")",
                                   total({forward, reverse}), limit.bytes, limit.where);
     } catch (const std::invalid_argument& e) {
       if (!setup.parts) throw;
@@ -138,12 +140,14 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     const Op& op = program.valueOps[i];
     const bool send = op.code == OpCode::ExchangeSend;
     if (op.code != OpCode::Fold && !send) continue;
-    if (!send && (op.fold == FoldCode::Min || op.fold == FoldCode::Max)) selectedRow[i] = selections++;
+    if (!send && (op.fold == FoldCode::Min || op.fold == FoldCode::Max))
+      selectedRow[i] = selections++;
     const bool readsOthers =
         send || op.fold == FoldCode::Min || op.fold == FoldCode::Max || op.fold == FoldCode::Sum;
     bool readsNeighbor = false;
     for (std::int32_t k = 0; k < op.entryCount; ++k) {
-      readsNeighbor = readsNeighbor || program.valueEntries[op.entryBegin + k].code == EntryCode::Neighbor;
+      readsNeighbor =
+          readsNeighbor || program.valueEntries[op.entryBegin + k].code == EntryCode::Neighbor;
     }
     if (readsOthers && readsNeighbor) gatherFolds.push_back(static_cast<int>(i));
   }
@@ -153,26 +157,30 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   PassParts<ExecSpace>* const parts = setup.parts;
   const IndexRange own = parts ? parts->computed() : IndexRange{0, devices};
   if (parts) {
-    Access::attachPart(sim, parts->ids(), own,
-                       parts->begin(ReaderLayout{program.valueSlots, selections, Access::haloLayout(sim)}, n));
+    Access::attachPart(
+        sim, parts->ids(), own,
+        parts->begin(ReaderLayout{program.valueSlots, selections, Access::haloLayout(sim)}, n));
   }
 
   // The recording forward: the carry saved at every window start.
   // Buffers every element of which is written before it is read: not zeroed first.
   auto buffer = [](const char* label, std::int64_t size) {
-    return Kokkos::View<double*, Memory>(Kokkos::ViewAllocateWithoutInitializing(std::string(label)),
-                                         static_cast<std::size_t>(size));
+    return Kokkos::View<double*, Memory>(
+        Kokkos::ViewAllocateWithoutInitializing(std::string(label)),
+        static_cast<std::size_t>(size));
   };
   // In memory: every window's checkpoint. Spilled: room for one, staged through the host.
   CarryStore* const spill = setup.spill;
-  Kokkos::View<double*, Memory> checkpoints = buffer(
-      "kfield::diff::checkpoints",
-      spill ? static_cast<std::int64_t>(rows.carry) * widest : checkpointAt.back());
-  auto staged = spill ? Kokkos::create_mirror_view(checkpoints) : decltype(Kokkos::create_mirror_view(checkpoints))();
+  Kokkos::View<double*, Memory> checkpoints =
+      buffer("kfield::diff::checkpoints",
+             spill ? static_cast<std::int64_t>(rows.carry) * widest : checkpointAt.back());
+  auto staged = spill ? Kokkos::create_mirror_view(checkpoints)
+                      : decltype(Kokkos::create_mirror_view(checkpoints))();
   if (spill) spill->open(checkpointAt.back());
   // Checkpoint k's words at the start of the staging buffer (only they cross to the host).
   auto stagedWords = [&](idx_t k) {
-    return std::make_pair(std::size_t(0), static_cast<std::size_t>(checkpointAt[k + 1] - checkpointAt[k]));
+    return std::make_pair(std::size_t(0),
+                          static_cast<std::size_t>(checkpointAt[k + 1] - checkpointAt[k]));
   };
   struct CloseSpill {
     CarryStore* store;
@@ -203,11 +211,14 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
         if (!spill) return saveCarry(checkpoints.data() + checkpointAt[k], w);
         saveCarry(checkpoints.data(), w);
         const auto words = stagedWords(k);
-        Kokkos::deep_copy(space, Kokkos::subview(staged, words), Kokkos::subview(checkpoints, words));
+        Kokkos::deep_copy(space, Kokkos::subview(staged, words),
+                          Kokkos::subview(checkpoints, words));
         space.fence();
         spill->write(checkpointAt[k], staged.data(), words.second);
       },
-      [&](idx_t j, idx_t) { Access::runRound(sim, live[j], false, j + 1 == S || live[j + 1] < live[j]); });
+      [&](idx_t j, idx_t) {
+        Access::runRound(sim, live[j], false, j + 1 == S || live[j + 1] < live[j]);
+      });
 
   // A tuple output's loss: one canonical sum over its components' rows.
   Plane<Memory> terms("kfield::diff::loss_terms", outputRows, n);
@@ -215,17 +226,21 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   // Per block of device rows (or all blocks as one sequence) and sample: the canonical sum over
   // the whole network's devices.
   auto overDevices = [&](const Plane<Memory>& plane, std::int64_t blocks, bool oneSequence) {
-    if (!parts) return deviceSums(space, plane, oneSequence ? 1 : blocks, oneSequence ? blocks * devices : devices);
+    if (!parts)
+      return deviceSums(space, plane, oneSequence ? 1 : blocks,
+                        oneSequence ? blocks * devices : devices);
     const auto all = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plane);
-    HostPlane mine("kfield::diff::owned_rows", static_cast<std::size_t>(blocks * own.size()), static_cast<std::size_t>(n));
+    HostPlane mine("kfield::diff::owned_rows", static_cast<std::size_t>(blocks * own.size()),
+                   static_cast<std::size_t>(n));
     for (std::int64_t b = 0; b < blocks; ++b) {
       for (std::int64_t i = 0; i < own.size(); ++i) {
-        for (std::int64_t p = 0; p < n; ++p) mine(b * own.size() + i, p) = all(b * devices + own.begin + i, p);
+        for (std::int64_t p = 0; p < n; ++p)
+          mine(b * own.size() + i, p) = all(b * devices + own.begin + i, p);
       }
     }
     const std::vector<std::vector<double>> sums = parts->sums(mine, blocks, oneSequence);
-    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> out("kfield::diff::device_sums",
-                                                                       sums.size(), static_cast<std::size_t>(n));
+    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> out(
+        "kfield::diff::device_sums", sums.size(), static_cast<std::size_t>(n));
     for (std::size_t b = 0; b < sums.size(); ++b) {
       for (std::int64_t p = 0; p < n; ++p) out(b, p) = sums[b][static_cast<std::size_t>(p)];
     }
@@ -237,7 +252,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   // The reverse.
   const std::int64_t rowSize = static_cast<std::int64_t>(rows.tapeRow) * widest;
   Kokkos::View<double*, Memory> tape = buffer("kfield::diff::tape", tapeRows * rowSize);
-  Kokkos::View<double*, Memory> valueAdjoints = buffer("kfield::diff::value_adjoints", V * widest);  // zeroed per round
+  Kokkos::View<double*, Memory> valueAdjoints =
+      buffer("kfield::diff::value_adjoints", V * widest);  // zeroed per round
   const std::int64_t P = program.parameterWidth();
   std::vector<int> sensorRow(program.sensors.size(), -1);
   int differentiated = 0;
@@ -247,22 +263,26 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   Plane<Memory> stateAdjoint("kfield::diff::state_adjoints", K, n);
   Plane<Memory> exportAdjoint("kfield::diff::export_adjoints", E, n);
   const std::int64_t edgeRows = E - planes.edgeRow;  // exchanges' edge planes x entries
-  Plane<Memory> receivedAdjoint("kfield::diff::received_adjoints", edgeRows, n);  // zeroed per round
+  Plane<Memory> receivedAdjoint("kfield::diff::received_adjoints", edgeRows,
+                                n);  // zeroed per round
   Plane<Memory> sendSeed("kfield::diff::send_seeds", edgeRows, n);
   Plane<Memory> parameterAdjoint("kfield::diff::parameter_adjoints", P * devices, n);
   Plane<Memory> sensorAdjoint("kfield::diff::sensor_adjoints", differentiated * devices, n);
   Plane<Memory> selected("kfield::diff::selected", selections * devices, n);
   const auto sensorRows = kfield::impl::upload<Memory>(sensorRow, "kfield::diff::sensor_rows");
-  const auto selectedRows = kfield::impl::upload<Memory>(selectedRow, "kfield::diff::selected_rows");
+  const auto selectedRows =
+      kfield::impl::upload<Memory>(selectedRow, "kfield::diff::selected_rows");
   const auto folds = kfield::impl::upload<Memory>(gatherFolds, "kfield::diff::gather_folds");
-  Kokkos::View<int*, Memory> freshAll("kfield::diff::fresh", n), freshNone("kfield::diff::not_fresh", n);
+  Kokkos::View<int*, Memory> freshAll("kfield::diff::fresh", n),
+      freshNone("kfield::diff::not_fresh", n);
   Kokkos::deep_copy(freshAll, 1);
 
   // A tape row. Tape::Values: the round's values (slot x device x w), then exports before and
   // after the round, presence before and after, state keys before. Tape::Carry: the carry
   // before the round, as a checkpoint holds it; the values are the round's run once more.
   const bool onTape = setup.valuesOnTape;
-  Kokkos::View<double*, Memory> roundValues = buffer("kfield::diff::round_values", onTape ? 0 : V * widest);
+  Kokkos::View<double*, Memory> roundValues =
+      buffer("kfield::diff::round_values", onTape ? 0 : V * widest);
   struct Row {
     double *values, *exportsPrev, *exportsNow, *presencePrev, *presenceNow, *stateKeys, *carry;
   };
@@ -305,9 +325,11 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       kfield::impl::copyColumns(space, r.exportsPrev, w, planes.exportsPrev.data(), n, E, w);
       kfield::impl::copyColumns(space, r.presencePrev, w, planes.presencePrev.data(), n, Pk, w);
       kfield::impl::copyColumns(space, r.stateKeys, w, planes.stateKeys.data(), n, Kk, w);
-      Access::runRound(sim, w, false, true, Kokkos::View<double*, Memory>(r.values, static_cast<std::size_t>(V * w)));
+      Access::runRound(sim, w, false, true,
+                       Kokkos::View<double*, Memory>(r.values, static_cast<std::size_t>(V * w)));
       ++reran;
-      kfield::impl::copyColumns(space, r.exportsNow, w, planes.exportsPrev.data(), n, E, w);  // swapped: this round's
+      kfield::impl::copyColumns(space, r.exportsNow, w, planes.exportsPrev.data(), n, E,
+                                w);  // swapped: this round's
       kfield::impl::copyColumns(space, r.presenceNow, w, planes.presencePrev.data(), n, Pk, w);
     }
   };
@@ -344,11 +366,13 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   auto stepBack = [&](idx_t j, idx_t w) {
     if (!onTape) {  // the round once more, from the carry before it, for its values
       loadCarry(rowAt(j).carry, w, j);
-      Access::runRound(sim, w, false, true,
-                       Kokkos::View<double*, Memory>(roundValues.data(), static_cast<std::size_t>(V * w)));
+      Access::runRound(
+          sim, w, false, true,
+          Kokkos::View<double*, Memory>(roundValues.data(), static_cast<std::size_t>(V * w)));
       ++reran;
     }
-    Kokkos::deep_copy(space, Kokkos::subview(valueAdjoints, std::make_pair(std::int64_t(0), V * w)), 0.0);
+    Kokkos::deep_copy(space, Kokkos::subview(valueAdjoints, std::make_pair(std::int64_t(0), V * w)),
+                      0.0);
     if (edgeRows > 0) Kokkos::deep_copy(space, receivedAdjoint, 0.0);
     const Row r = rowAt(j);
     if (parts) {  // the ghosts' rows of the carry the round read, as the round's halo brought them

@@ -35,19 +35,20 @@ struct ReverseRoundBase {
   using Forward = kfield::impl::RoundKernel<ExecSpace>;
   using Team = typename Forward::Team;
 
-  Forward fwd;        // ops, entries: one slot per value; planes: the tape row's carry
-  double* values;     // the tape row's values: slot x device x live
-  double* adjoints;   // their adjoints, the same layout
+  Forward fwd;                  // ops, entries: one slot per value; planes: the tape row's carry
+  double* values;               // the tape row's values: slot x device x live
+  double* adjoints;             // their adjoints, the same layout
   Plane<Memory> exportAdjoint;  // export x device rows, pass width: this round's exports'
                                 // (its edge rows: what exchanges sent this round)
   // Edge plane x network entry rows: the adjoint of what each entry received this round (the
   // own launch's), and of what each send op sent there (the gather's seeds).
   Plane<Memory> receivedAdjoint, sendSeed;
-  Plane<Memory> selected;       // min/max fold x device rows: the neighbor each fold selected (idOf)
+  Plane<Memory> selected;  // min/max fold x device rows: the neighbor each fold selected (idOf)
   Kokkos::View<const int*, Memory> selectedRow;  // per op: its block in `selected`, or -1
 
   // Team league_rank's devices: tiles of the forward's device range (one part's own devices).
-  KOKKOS_INLINE_FUNCTION void tileOf(const Team& team, std::int64_t& first, std::int64_t& count) const {
+  KOKKOS_INLINE_FUNCTION void tileOf(const Team& team, std::int64_t& first,
+                                     std::int64_t& count) const {
     const std::int64_t end = fwd.endDevice < 0 ? fwd.devices : fwd.endDevice;
     first = fwd.firstDevice + team.league_rank() * fwd.tileDevices;
     count = end - first < fwd.tileDevices ? end - first : fwd.tileDevices;
@@ -87,7 +88,8 @@ struct ReverseRoundBase {
           break;
         }
         case EntryCode::Received:
-          reg[r] = j != d ? fwd.planes.exportsPrev(fwd.receivedRow(x, k), s) : scratch[x.slot * stride + s];
+          reg[r] = j != d ? fwd.planes.exportsPrev(fwd.receivedRow(x, k), s)
+                          : scratch[x.slot * stride + s];
           break;
         case EntryCode::EdgeLength: reg[r] = fwd.net.lengths(k); break;
         case EntryCode::Lag: reg[r] = fwd.lag(d, j, s); break;
@@ -202,7 +204,8 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
     const std::int64_t planeBase = op.plane * fwd.devices;
     auto keptRead = [&](const auto& each, const Plane<Memory>& keys, const Plane<Memory>& kept) {
       each([&](std::int64_t d, std::int64_t s, std::int64_t e) {
-        const bool wasKept = op.keyed ? keyMatches(op, v, stride, e, keys(planeBase + d, s)) : fwd.fresh(s) == 0;
+        const bool wasKept =
+            op.keyed ? keyMatches(op, v, stride, e, keys(planeBase + d, s)) : fwd.fresh(s) == 0;
         if (wasKept) {
           kept(planeBase + d, s) += g[e];
         } else {
@@ -227,17 +230,18 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
       // An adjoint of exactly 0 propagates nothing: no 0 * inf.
       case OpCode::Sqrt:
         return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * (0.5 / out[e])); });
-      case OpCode::Exp: return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * out[e]); });
+      case OpCode::Exp:
+        return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * out[e]); });
       case OpCode::Log:
         return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] / value(op.a, e)); });
       case OpCode::Tanh:
-        return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * (1.0 - out[e] * out[e])); });
+        return each(
+            [&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * (1.0 - out[e] * out[e])); });
       case OpCode::Sigmoid:
-        return each([&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * (out[e] * (1.0 - out[e]))); });
-      case OpCode::Add:
-        return each([&](std::int64_t e) { addA(e, g[e]), addB(e, g[e]); });
-      case OpCode::Sub:
-        return each([&](std::int64_t e) { addA(e, g[e]), addB(e, -g[e]); });
+        return each(
+            [&](std::int64_t e) { addA(e, g[e] == 0.0 ? 0.0 : g[e] * (out[e] * (1.0 - out[e]))); });
+      case OpCode::Add: return each([&](std::int64_t e) { addA(e, g[e]), addB(e, g[e]); });
+      case OpCode::Sub: return each([&](std::int64_t e) { addA(e, g[e]), addB(e, -g[e]); });
       case OpCode::Mul:
         return each([&](std::int64_t e) {
           if (g[e] == 0.0) return;
@@ -297,7 +301,8 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
         return perDevice([&](std::int64_t d, std::int64_t s, std::int64_t e) {
           if (s < liveNext) return;
           const double y = value(op.a, e);
-          const double t = loss == LossKind::SquaredError ? target(op.plane * fwd.devices + d, s) : 0.0;
+          const double t =
+              loss == LossKind::SquaredError ? target(op.plane * fwd.devices + d, s) : 0.0;
           addA(e, loss == LossKind::SquaredError ? 2.0 * (y - t) : 1.0);
         });
       case OpCode::Fold: return fold(team, op, index, first, count);
@@ -326,7 +331,8 @@ struct ReverseOwn : ReverseRoundBase<ExecSpace> {
     const std::int64_t live = fwd.live;
     Forward::threads(team, count, [&](std::int64_t dl) {
       const std::int64_t d = first + dl;
-      if (select) Forward::lanes(team, live, [&](std::int64_t s) { selected(selRow + d, s) = -1.0; });
+      if (select)
+        Forward::lanes(team, live, [&](std::int64_t s) { selected(selRow + d, s) = -1.0; });
       for (std::int64_t k = fwd.net.offsets(d); k < fwd.net.offsets(d + 1); ++k) {
         const std::int64_t j = fwd.net.neighbors(k);
         if (op.fold == FoldCode::Self ? j != d : (j == d && op.excludeSelf != 0)) continue;
@@ -429,7 +435,8 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
   using Base::selectedRow;
 
   Transposed<Memory> transposed;
-  Kokkos::View<const int*, Memory> folds;  // ops whose folds (or sends) read neighbors' exports, in op order
+  Kokkos::View<const int*, Memory>
+      folds;  // ops whose folds (or sends) read neighbors' exports, in op order
   int edgePlanes = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
@@ -461,8 +468,8 @@ struct ReverseGather : ReverseRoundBase<ExecSpace> {
             const double g = send ? this->sendSeed(this->entryRow(op.edge, k), s)
                                   : adjoints[this->valueIndex(op.out, d, s)];
             if (g == 0.0) return;  // a send's seed is 0 where it did not go through the entry
-            if (!send && (select ? selected(selRow + d, s) != this->idOf(n)
-                                 : !this->visits(op, d, n, s))) {
+            if (!send &&
+                (select ? selected(selRow + d, s) != this->idOf(n) : !this->visits(op, d, n, s))) {
               return;
             }
             double reg[kfield::impl::kMaxEntryOps], adj[kfield::impl::kMaxEntryOps];

@@ -86,7 +86,8 @@ struct Op {
   std::int32_t mask = -1;     // slot of the 0/1 mask of devices executing this op; -1: all
   std::int32_t context = -1;  // slot of the alignment context (align blocks); -1: none
   std::int32_t plane = -1;    // sensor, state, export or parameter index
-  std::int32_t keyed = 0;     // the state or export is conditional: it has a key plane (kKeyedByClock: see there)
+  std::int32_t keyed =
+      0;  // the state or export is conditional: it has a key plane (kKeyedByClock: see there)
   FoldCode fold = FoldCode::Min;
   std::int32_t excludeSelf = 0;
   std::int32_t entryBegin = 0;  // Fold: its entry program, in the entry op list
@@ -193,7 +194,8 @@ struct NbrExpression {
   std::int32_t plane = -1;              // Neighbor, Received: export index
   std::int32_t edge = -1;               // Received: edge plane
   Operand local;                        // Local: the device's own value; Constant: constant
-  std::int32_t mask = -1, context = -1;  // Neighbor, Received: the scope (branch side, align) it was read in
+  std::int32_t mask = -1,
+               context = -1;  // Neighbor, Received: the scope (branch side, align) it was read in
 };
 
 }  // namespace kfield::impl

@@ -27,8 +27,8 @@ const char* describe(KnownUpdate::Kind kind);
 
 // Runs a recognised rule on k parameters, its state, the mean and the rate (device arrays).
 template <class ExecSpace>
-void runKnownUpdate(const ExecSpace& space, const KnownUpdate& rule, std::int64_t k,
-                    double* p, double* state, const double* mean, const double* rate) {
+void runKnownUpdate(const ExecSpace& space, const KnownUpdate& rule, std::int64_t k, double* p,
+                    double* state, const double* mean, const double* rate) {
   using Policy = Kokkos::RangePolicy<ExecSpace>;
   using Memory = typename ExecSpace::memory_space;
   using Words = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;

@@ -4,9 +4,9 @@
 #define KFIELD_LEARN_IMPL_LEARNERKERNELS_HPP
 
 #include "kfield/Random.hpp"
+#include "kfield/backends/Tuning.hpp"
 #include "kfield/impl/Bits.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
-#include "kfield/backends/Tuning.hpp"
 #include "kfield/learn/impl/LearnerPlan.hpp"
 #include "kfield/sum/impl/TreeSum.hpp"
 

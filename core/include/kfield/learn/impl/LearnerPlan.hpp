@@ -42,7 +42,7 @@ struct LearnerPlan {
   IndexRange localReplicas;              // in the placement's global numbering
   int replicas = 0;                      // local replicas
   std::vector<SumTask> tasks;
-  std::vector<TreeNode> nodes;           // one per task
+  std::vector<TreeNode> nodes;  // one per task
   // The task sums' merges into this process's partials, in the canonical order, and where
   // those partials are left: rows of the task sums, one per node of partialNodes.
   std::vector<RowMerge> merges;

@@ -41,11 +41,11 @@ struct CodePiece {
   std::int64_t codeEnd = 0;
   int destSegment = 0;
   std::int64_t foldOffset = 0;  // the fold's (or sum's) instance at this piece's first
-  int fold = -1;           // -1: writes each instance; otherwise the fold's Binary operator
-  bool innerSum = false;   // a `sum`: added in the inner-sum order (fold is Add)
-  bool foldFirst = false;  // the fold starts in this piece
-  bool foldLast = false;   // and ends in it (then writes its slot)
-  bool uniform = false;    // the value is the same for every instance
+  int fold = -1;                // -1: writes each instance; otherwise the fold's Binary operator
+  bool innerSum = false;        // a `sum`: added in the inner-sum order (fold is Add)
+  bool foldFirst = false;       // the fold starts in this piece
+  bool foldLast = false;        // and ends in it (then writes its slot)
+  bool uniform = false;         // the value is the same for every instance
   // An `each` that runs block by block with the pieces before it (same count; no instance
   // reads or writes what another instance of the group writes): one pass over memory.
   bool fused = false;

@@ -29,23 +29,25 @@ inline DevicePartition partitionOverRanks(const char* who, std::int64_t devices,
   if (!given) return DevicePartition::blocks(devices, ranks);
   if (given->parts() != ranks || given->devices() != devices) {
     invalidArgument(who, "the partition has " + std::to_string(given->parts()) + " parts of " +
-                             std::to_string(given->devices()) + " devices, for " + std::to_string(ranks) +
-                             " ranks and " + std::to_string(devices) + " devices");
+                             std::to_string(given->devices()) + " devices, for " +
+                             std::to_string(ranks) + " ranks and " + std::to_string(devices) +
+                             " devices");
   }
   return *given;
 }
 
 // Refuses, on every rank, a part that is not the one the partition gives its rank.
-inline void requireOwnPart(const char* who, const NetworkPart& part, const DevicePartition& partition,
-                           MPI_Comm comm) {
+inline void requireOwnPart(const char* who, const NetworkPart& part,
+                           const DevicePartition& partition, MPI_Comm comm) {
   int rank = 0;
   mpiCheck(who, MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   const IndexRange given = partition.part(rank);
   std::string problem;
   if (part.ownedIds.begin != given.begin || part.ownedIds.end != given.end) {
-    problem = "rank " + std::to_string(rank) + " holds devices [" + std::to_string(part.ownedIds.begin) + ", " +
-              std::to_string(part.ownedIds.end) + "), but the partition gives it [" +
-              std::to_string(given.begin) + ", " + std::to_string(given.end) + ")";
+    problem = "rank " + std::to_string(rank) + " holds devices [" +
+              std::to_string(part.ownedIds.begin) + ", " + std::to_string(part.ownedIds.end) +
+              "), but the partition gives it [" + std::to_string(given.begin) + ", " +
+              std::to_string(given.end) + ")";
   }
   failOnEveryRank(who, problem, comm);
 }

@@ -66,7 +66,9 @@ struct Clock {
   std::int64_t devices = 0;
   NetworkView<Memory> net;
 
-  KOKKOS_INLINE_FUNCTION double& count(std::int64_t d, std::int64_t p) const { return states(row + d, p); }
+  KOKKOS_INLINE_FUNCTION double& count(std::int64_t d, std::int64_t p) const {
+    return states(row + d, p);
+  }
   KOKKOS_INLINE_FUNCTION double& next(std::int64_t d, std::int64_t p) const {
     return states(row + devices + d, p);
   }
@@ -222,7 +224,8 @@ struct Clock {
     if (anyTied == 0) return fired;
     // Devices that fire at the same time fire together or not at all (each hears the other's
     // earlier message): drop those with a tied neighbor that cannot fire, until none is left.
-    Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> drop("kfield::sim::clock_drop", devices, live);
+    Kokkos::View<std::uint8_t**, Kokkos::LayoutRight, Memory> drop("kfield::sim::clock_drop",
+                                                                   devices, live);
     for (;;) {
       std::int64_t dropped = 0;
       Kokkos::parallel_reduce(
@@ -272,7 +275,8 @@ struct Clock {
     std::int64_t off = 0, silent = 0;
     Kokkos::parallel_reduce(
         "kfield::sim::clock_off", pairs,
-        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) { n += c.on(d, p) == 0.0; }, off);
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) { n += c.on(d, p) == 0.0; },
+        off);
     Kokkos::parallel_reduce(
         "kfield::sim::clock_silent", pairs,
         KOKKOS_LAMBDA(std::int64_t d, std::int64_t p, std::int64_t & n) {

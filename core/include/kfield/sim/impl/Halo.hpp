@@ -1,8 +1,9 @@
 // The halo of one part of a distributed network (NetworkPart.hpp): each round, the rows of the
 // last round's exports that other parts' devices hear are sent to them, and the ghosts' rows
 // arrive from their owners, by non-blocking point-to-point messages between the parts that
-// share edges, while the devices that hear no ghost compute. Rows travel in a fixed order (export planes, then exchanges' messages, then
-// presence keys; devices and entries ascending), so a part receives exactly what its owner wrote.
+// share edges, while the devices that hear no ghost compute. Rows travel in a fixed order (export
+// planes, then exchanges' messages, then presence keys; devices and entries ascending), so a part
+// receives exactly what its owner wrote.
 #ifndef KFIELD_SIM_IMPL_HALO_HPP
 #define KFIELD_SIM_IMPL_HALO_HPP
 
@@ -19,8 +20,8 @@
 #include "kfield/net/NetworkPart.hpp"
 #include "kfield/sim/impl/PlaneExchange.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <climits>
 #include <cstdint>
@@ -38,7 +39,7 @@ struct HaloLists {
   std::vector<int> peers;
   std::vector<std::vector<std::int64_t>> sendDevices, recvDevices, sendEntries, recvEntries;
   std::int64_t local = 0, entries = 0;  // the part's devices and network entries
-  IndexRange interior;  // the longest run of owned devices that hear no ghost
+  IndexRange interior;                  // the longest run of owned devices that hear no ghost
 };
 
 // Refuses, on every rank, a network in which a device hears one that does not hear it back,
@@ -81,12 +82,15 @@ class HaloTransfer {
     const auto values = [&](std::size_t rows) {
       return impl::product({std::uint64_t(rows), std::uint64_t(samples)});
     };
-    impl::requireMemory(who, "the halo's buffers", impl::product({values(rows_.send.size() + rows_.recv.size()), 8}),
+    impl::requireMemory(who, "the halo's buffers",
+                        impl::product({values(rows_.send.size() + rows_.recv.size()), 8}),
                         memoryLimit<Memory>().bytes, memoryLimit<Memory>().where);
     send_ = impl::upload<Memory>(rows_.send, "kfield::halo::send_rows");
     recv_ = impl::upload<Memory>(rows_.recv, "kfield::halo::recv_rows");
-    sendValues_ = Kokkos::View<double*, Memory>("kfield::halo::send", static_cast<std::size_t>(values(rows_.send.size())));
-    recvValues_ = Kokkos::View<double*, Memory>("kfield::halo::recv", static_cast<std::size_t>(values(rows_.recv.size())));
+    sendValues_ = Kokkos::View<double*, Memory>(
+        "kfield::halo::send", static_cast<std::size_t>(values(rows_.send.size())));
+    recvValues_ = Kokkos::View<double*, Memory>(
+        "kfield::halo::recv", static_cast<std::size_t>(values(rows_.recv.size())));
     sendHost_ = Kokkos::create_mirror_view(sendValues_);
     recvHost_ = Kokkos::create_mirror_view(recvValues_);
   }
@@ -113,7 +117,8 @@ class HaloTransfer {
 
   void finish(const HaloPlanes<Memory>& planes, std::int64_t live) {
     if (peers_.empty() || live == 0) return;
-    mpiCheck(who_, MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
+    mpiCheck(who_,
+             MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE),
              "MPI_Waitall");
     if (recvHost_.data() != recvValues_.data()) Kokkos::deep_copy(space_, recvValues_, recvHost_);
     move(space_, recv_, recvValues_, planes, live, false);
@@ -200,16 +205,19 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
 
   void combineChanged(const Kokkos::View<int*, Memory>& changed, std::int64_t live) override {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), changed);
-    mpiCheck(kWho, MPI_Allreduce(MPI_IN_PLACE, host.data(), static_cast<int>(live), MPI_INT, MPI_MAX, comm_),
-             "MPI_Allreduce");
+    mpiCheck(
+        kWho,
+        MPI_Allreduce(MPI_IN_PLACE, host.data(), static_cast<int>(live), MPI_INT, MPI_MAX, comm_),
+        "MPI_Allreduce");
     Kokkos::deep_copy(changed, host);
   }
 
   void combineFirst(std::vector<std::int64_t>& devices) override {
     constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
     for (std::int64_t& d : devices) d = d < 0 ? kNone : ids_[static_cast<std::size_t>(d)];
-    mpiCheck(kWho, MPI_Allreduce(MPI_IN_PLACE, devices.data(), static_cast<int>(devices.size()),
-                                 MPI_INT64_T, MPI_MIN, comm_),
+    mpiCheck(kWho,
+             MPI_Allreduce(MPI_IN_PLACE, devices.data(), static_cast<int>(devices.size()),
+                           MPI_INT64_T, MPI_MIN, comm_),
              "MPI_Allreduce");
     for (std::int64_t& d : devices) d = d == kNone ? -1 : d;
   }
@@ -217,7 +225,8 @@ class Halo final : public PlaneExchange<typename ExecSpace::memory_space> {
  private:
   // Export planes, exchanges' messages, presence keys: in that order on the wire.
   static std::vector<HaloBlock> blocks(const HaloLayout& layout) {
-    return {HaloBlock{0, layout.exports, 0, false}, HaloBlock{0, layout.edgePlanes, layout.edgeRow, true},
+    return {HaloBlock{0, layout.exports, 0, false},
+            HaloBlock{0, layout.edgePlanes, layout.edgeRow, true},
             HaloBlock{1, layout.keyed ? layout.exports : 0, 0, false}};
   }
   static HaloPlanes<Memory> lastRound(const RoundPlanes<Memory>& planes) {

@@ -20,19 +20,22 @@ namespace kfield::impl {
 inline void requireIndex(const char* who, const std::string& what, const char* noun, std::int64_t i,
                          std::int64_t n) {
   if (i < 0 || i >= n) {
-    invalidArgument(who, what + ": " + noun + " " + std::to_string(i) + " is not in [0, " + std::to_string(n) + ")");
+    invalidArgument(who, what + ": " + noun + " " + std::to_string(i) + " is not in [0, " +
+                             std::to_string(n) + ")");
   }
 }
 
 // A sensor's value as a user sets it: a boolean sensor takes 0 or 1 only.
-inline double sensorValue(const char* who, const SensorInfo& sensor, std::int64_t device, double v) {
+inline double sensorValue(const char* who, const SensorInfo& sensor, std::int64_t device,
+                          double v) {
   if (sensor.type == SensorType::Bool && v != 0.0 && v != 1.0) {
     invalidArgument(who, "sensor '" + sensor.name + "' is boolean (0 or 1), got " + numberText(v) +
                              " at device " + std::to_string(device));
   }
   if (sensor.type == SensorType::Int && !integer::isExact(v)) {
-    invalidArgument(who, "sensor '" + sensor.name + "' is an integer (exact in [-2^53, 2^53]), got " +
-                             numberText(v) + " at device " + std::to_string(device));
+    invalidArgument(who, "sensor '" + sensor.name +
+                             "' is an integer (exact in [-2^53, 2^53]), got " + numberText(v) +
+                             " at device " + std::to_string(device));
   }
   return v;
 }
@@ -74,7 +77,8 @@ class ParameterValues {
  public:
   ParameterValues() = default;
   explicit ParameterValues(const TracedProgram& program)
-      : values_(static_cast<std::size_t>(program.parameterWidth()), 0.0), set_(program.parameters.size(), 0) {}
+      : values_(static_cast<std::size_t>(program.parameterWidth()), 0.0),
+        set_(program.parameters.size(), 0) {}
 
   void set(const char* who, const TracedProgram& program, const std::string& name,
            const std::vector<double>& values) {
@@ -84,8 +88,8 @@ class ParameterValues {
     }
     const ParameterInfo& info = program.parameters[static_cast<std::size_t>(index)];
     if (static_cast<std::int64_t>(values.size()) != info.width) {
-      invalidArgument(who, "parameter '" + name + "' has width " + std::to_string(info.width) + ", got " +
-                               std::to_string(values.size()) + " values");
+      invalidArgument(who, "parameter '" + name + "' has width " + std::to_string(info.width) +
+                               ", got " + std::to_string(values.size()) + " values");
     }
     std::copy(values.begin(), values.end(), values_.begin() + info.offset);
     set_[static_cast<std::size_t>(index)] = 1;
@@ -93,8 +97,8 @@ class ParameterValues {
   void requireAll(const char* who, const TracedProgram& program) const {
     for (std::size_t i = 0; i < set_.size(); ++i) {
       if (!set_[i]) {
-        invalidArgument(who, "program '" + program.name + "': parameter '" + program.parameters[i].name +
-                                 "' is not set");
+        invalidArgument(who, "program '" + program.name + "': parameter '" +
+                                 program.parameters[i].name + "' is not set");
       }
     }
   }

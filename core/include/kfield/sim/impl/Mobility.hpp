@@ -10,12 +10,12 @@
 #include "kfield/Plane.hpp"
 #include "kfield/Random.hpp"
 #include "kfield/backends/MemoryLimit.hpp"
+#include "kfield/field/TracedProgram.hpp"
 #include "kfield/impl/Errors.hpp"
 #include "kfield/impl/KokkosCompat.hpp"
 #include "kfield/impl/Sizes.hpp"
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
-#include "kfield/field/TracedProgram.hpp"
 #include "kfield/sim/Motion.hpp"
 #include "kfield/sim/impl/RoundPlanes.hpp"
 
@@ -61,9 +61,11 @@ struct Around {
   // Member k's runs [lo[r], hi[r]); returns how many.
   KOKKOS_INLINE_FUNCTION int runs(std::int64_t k, std::int64_t* lo, std::int64_t* hi) const {
     const std::int64_t cx = cellX(mx(k)), cy = cellY(my(k));
-    const std::int64_t left = math::max(std::int64_t(0), cx - 1), right = math::min(cw - 1, cx + 1) + 1;
+    const std::int64_t left = math::max(std::int64_t(0), cx - 1),
+                       right = math::min(cw - 1, cx + 1) + 1;
     int r = 0;
-    for (std::int64_t ny = math::max(std::int64_t(0), cy - 1); ny <= math::min(ch - 1, cy + 1); ++ny, ++r) {
+    for (std::int64_t ny = math::max(std::int64_t(0), cy - 1); ny <= math::min(ch - 1, cy + 1);
+         ++ny, ++r) {
       lo[r] = cellStart(ny * cw + left);
       hi[r] = cellStart(ny * cw + right);
     }
@@ -94,8 +96,12 @@ class Mobility {
   Mobility() = default;
   Mobility(const Motion& motion, const Network& network, bool withLengths, bool withReverse,
            ExecSpace space, const std::string& who)
-      : motion_(motion), space_(space), devices_(network.devices()), withLengths_(withLengths),
-        withReverse_(withReverse), who_(who) {
+      : motion_(motion),
+        space_(space),
+        devices_(network.devices()),
+        withLengths_(withLengths),
+        withReverse_(withReverse),
+        who_(who) {
     motion.check(who);
     if (!network.hasPositions()) {
       invalidArgument(who, "network '" + network.description() +
@@ -123,10 +129,14 @@ class Mobility {
     // State rows, the cells' copies of positions and members, each device's place among them, and
     // the CSR's offsets and degrees.
     requireMemory(who, "the motion of " + std::to_string(devices_) + " devices",
-                  product({n, kStateRows * 8 + 2 * 8 + 4 + 4 + 8 + 3 * 8 + 8}), limit.bytes, limit.where);
-    state_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>("kfield::mobility::state", kStateRows, n);
-    Kokkos::deep_copy(Kokkos::subview(state_, 0, Kokkos::ALL()), upload<Memory>(x, "kfield::mobility::x0"));
-    Kokkos::deep_copy(Kokkos::subview(state_, 1, Kokkos::ALL()), upload<Memory>(y, "kfield::mobility::y0"));
+                  product({n, kStateRows * 8 + 2 * 8 + 4 + 4 + 8 + 3 * 8 + 8}), limit.bytes,
+                  limit.where);
+    state_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>("kfield::mobility::state",
+                                                                 kStateRows, n);
+    Kokkos::deep_copy(Kokkos::subview(state_, 0, Kokkos::ALL()),
+                      upload<Memory>(x, "kfield::mobility::x0"));
+    Kokkos::deep_copy(Kokkos::subview(state_, 1, Kokkos::ALL()),
+                      upload<Memory>(y, "kfield::mobility::y0"));
     setUpCells();
     start();
     rebuild();
@@ -169,7 +179,7 @@ class Mobility {
           } else {
             if (m.model == Motion::Model::Velocity) {
               a = output(d, 0), b = output(n + d, 0);
-              if (!(a - a == 0.0 && b - b == 0.0)  /* NaN or infinite */) {
+              if (!(a - a == 0.0 && b - b == 0.0) /* NaN or infinite */) {
                 Kokkos::atomic_fetch_min(&bad(), d);
                 return;
               }
@@ -183,8 +193,10 @@ class Mobility {
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bad);
     if (host() != std::numeric_limits<std::int64_t>::max()) {
       const auto d = static_cast<std::size_t>(host());
-      auto vx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(output, d, 0));
-      auto vy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(output, n + d, 0));
+      auto vx =
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(output, d, 0));
+      auto vy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                    Kokkos::subview(output, n + d, 0));
       invalidArgument(who_, "motion: device " + std::to_string(host()) +
                                 "'s velocity (the program's output) is not finite: (" +
                                 numberText(vx()) + ", " + numberText(vy()) + ")");
@@ -197,8 +209,10 @@ class Mobility {
   // value of the sent field outside its domain.
   void rebuild(RoundPlanes<Memory>& planes, const TracedProgram& program, std::int64_t samples);
   void rebuild() {
-    Kokkos::deep_copy(space_, Kokkos::subview(state_, 4, Kokkos::ALL()), Kokkos::subview(state_, 0, Kokkos::ALL()));
-    Kokkos::deep_copy(space_, Kokkos::subview(state_, 5, Kokkos::ALL()), Kokkos::subview(state_, 1, Kokkos::ALL()));
+    Kokkos::deep_copy(space_, Kokkos::subview(state_, 4, Kokkos::ALL()),
+                      Kokkos::subview(state_, 0, Kokkos::ALL()));
+    Kokkos::deep_copy(space_, Kokkos::subview(state_, 5, Kokkos::ALL()),
+                      Kokkos::subview(state_, 1, Kokkos::ALL()));
     build();
   }
 
@@ -215,7 +229,8 @@ class Mobility {
     }
     const auto n = static_cast<std::size_t>(devices_);
     for (std::size_t d = 0; d < n; ++d) {
-      for (const std::size_t r : {std::size_t(0), std::size_t(4)}) {  // where it is, where it was built
+      for (const std::size_t r :
+           {std::size_t(0), std::size_t(4)}) {  // where it is, where it was built
         const double x = values[r * n + d], y = values[(r + 1) * n + d];
         if (!(x >= motion_.xmin && x <= motion_.xmax && y >= motion_.ymin && y <= motion_.ymax)) {
           invalidArgument(who_, "restore: the carry's motion puts device " + std::to_string(d) +
@@ -224,14 +239,16 @@ class Mobility {
         }
       }
     }
-    Kokkos::deep_copy(state_, Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+    Kokkos::deep_copy(state_, Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                                           Kokkos::MemoryUnmanaged>(
                                   values.data(), kStateRows, static_cast<std::size_t>(devices_)));
     build();
   }
 
   // Where the devices are now, and where the current neighborhoods were built from.
   std::vector<double> row(int r) const {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(state_, r, Kokkos::ALL()));
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                    Kokkos::subview(state_, r, Kokkos::ALL()));
     return std::vector<double>(host.data(), host.data() + host.size());
   }
 
@@ -240,10 +257,10 @@ class Mobility {
     const NetworkView<Memory> v = view();
     auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.offsets);
     auto neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.neighbors);
-    return Network::fromCsr(std::vector<std::int64_t>(offsets.data(), offsets.data() + offsets.size()),
-                            std::vector<std::int32_t>(neighbors.data(), neighbors.data() + neighbors.size()),
-                            {}, row(4), row(5),
-                            std::to_string(devices_) + " moving devices (" + motion_.text() + ")");
+    return Network::fromCsr(
+        std::vector<std::int64_t>(offsets.data(), offsets.data() + offsets.size()),
+        std::vector<std::int32_t>(neighbors.data(), neighbors.data() + neighbors.size()), {},
+        row(4), row(5), std::to_string(devices_) + " moving devices (" + motion_.text() + ")");
   }
 
   std::string areaText() const {
@@ -319,8 +336,15 @@ class Mobility {
     const int c = current_;
     const auto state = state_;
     const std::int64_t n = devices_;
-    const Around<Memory> around{cellStart_, memberX_, memberY_, motion_.xmin, motion_.ymin,
-                                side_, motion_.radius * motion_.radius, cw_, ch_};
+    const Around<Memory> around{cellStart_,
+                                memberX_,
+                                memberY_,
+                                motion_.xmin,
+                                motion_.ymin,
+                                side_,
+                                motion_.radius * motion_.radius,
+                                cw_,
+                                ch_};
     const double r2 = around.r2;
     const std::int64_t cells = cw_ * ch_;
     const auto cellStart = cellStart_, cellFill = cellFill_, cellOf = cellOf_;
@@ -335,7 +359,8 @@ class Mobility {
     Kokkos::deep_copy(space_, cellFill, 0);
     Kokkos::parallel_for(
         "kfield::mobility::cells", Range(space_, 0, n), KOKKOS_LAMBDA(std::int64_t d) {
-          const std::int64_t cell = around.cellY(state(5, d)) * around.cw + around.cellX(state(4, d));
+          const std::int64_t cell =
+              around.cellY(state(5, d)) * around.cw + around.cellX(state(4, d));
           cellOf(d) = cell;
           if (shared) {
             Kokkos::atomic_fetch_add(&cellFill(cell), std::int64_t(1));
@@ -378,7 +403,8 @@ class Mobility {
           std::int64_t found = 0;
           for (int r = 0; r < runs; ++r) {
             for (std::int64_t i = lo[r]; i < hi[r]; ++i) {
-              const std::int64_t w = found < kMaxSlots ? found : kMaxSlots;  // past it: only counted
+              const std::int64_t w =
+                  found < kMaxSlots ? found : kMaxSlots;  // past it: only counted
               ids[w] = members(i);
               at[w] = i;
               found += around.distance2(k, i) <= r2 ? 1 : 0;
@@ -398,7 +424,8 @@ class Mobility {
           for (std::int64_t a = 0; a < found; ++a) {
             staged(begin + rank[a]) = ids[a];
             // Network::lengths' expression, sqrt(dx * dx + dy * dy): 0 for the device itself.
-            if (withLengths) stagedLengths(begin + rank[a]) = math::sqrt(around.distance2(k, at[a]));
+            if (withLengths)
+              stagedLengths(begin + rank[a]) = math::sqrt(around.distance2(k, at[a]));
           }
         });
     Kokkos::parallel_scan(
@@ -427,7 +454,8 @@ class Mobility {
           }
           if (size <= slots) {
             for (std::int64_t i = 0; i < size; ++i) rows(to + i) = staged(k * slots + i);
-            for (std::int64_t i = 0; withLengths && i < size; ++i) rowLengths(to + i) = stagedLengths(k * slots + i);
+            for (std::int64_t i = 0; withLengths && i < size; ++i)
+              rowLengths(to + i) = stagedLengths(k * slots + i);
             return;
           }
           std::int64_t lo[3], hi[3];
@@ -473,12 +501,16 @@ class Mobility {
     const auto want = static_cast<std::uint64_t>(slots) * static_cast<std::uint64_t>(devices_);
     if (staged_.extent(0) < want) {
       const MemoryLimit limit = memoryLimit<Memory>();
-      requireMemory(who_, "the staged neighborhoods of " + std::to_string(devices_) + " moving devices",
-                    product({want, std::uint64_t(4 + (withLengths_ ? 8 : 0))}), limit.bytes, limit.where);
+      requireMemory(
+          who_, "the staged neighborhoods of " + std::to_string(devices_) + " moving devices",
+          product({want, std::uint64_t(4 + (withLengths_ ? 8 : 0))}), limit.bytes, limit.where);
       staged_ = {}, stagedLengths_ = {};
-      staged_ = Kokkos::View<std::int32_t*, Memory>(Kokkos::view_alloc("kfield::mobility::staged", Kokkos::WithoutInitializing), want);
+      staged_ = Kokkos::View<std::int32_t*, Memory>(
+          Kokkos::view_alloc("kfield::mobility::staged", Kokkos::WithoutInitializing), want);
       if (withLengths_) {
-        stagedLengths_ = Values(Kokkos::view_alloc("kfield::mobility::staged_lengths", Kokkos::WithoutInitializing), want);
+        stagedLengths_ = Values(
+            Kokkos::view_alloc("kfield::mobility::staged_lengths", Kokkos::WithoutInitializing),
+            want);
       }
     }
     return slots;
@@ -518,8 +550,8 @@ class Mobility {
     requireMemory(who_,
                   "the neighborhoods of " + std::to_string(devices_) + " moving devices (" +
                       std::to_string(entries) + " entries)",
-                  product({e, std::uint64_t(4 + (withLengths_ ? 8 : 0) + (withReverse_ ? 8 : 0))}), limit.bytes,
-                  limit.where);
+                  product({e, std::uint64_t(4 + (withLengths_ ? 8 : 0) + (withReverse_ ? 8 : 0))}),
+                  limit.bytes, limit.where);
     const auto size = static_cast<std::size_t>(entries + entries / 8);  // room to grow
     neighbors_[c] = {};
     neighbors_[c] = Kokkos::View<std::int32_t*, Memory>("kfield::mobility::neighbors", size);
@@ -596,13 +628,15 @@ void Mobility<ExecSpace>::rebuild(RoundPlanes<Memory>& planes, const TracedProgr
   const auto own = upload<Memory>(ownRow, "kfield::sim::edge_own_rows");
   const auto newEntries = static_cast<std::int64_t>(after.neighbors.extent(0));
   const std::int64_t edgeRow = planes.edgeRow, edgePlanes = program.edgePlanes;
-  const std::uint64_t rows = total({std::uint64_t(edgeRow), product({std::uint64_t(edgePlanes), std::uint64_t(newEntries)})});
+  const std::uint64_t rows = total(
+      {std::uint64_t(edgeRow), product({std::uint64_t(edgePlanes), std::uint64_t(newEntries)})});
   const MemoryLimit limit = memoryLimit<Memory>();
   requireMemory(who_, "the exchanges' messages over the rebuilt neighborhoods",
                 product({rows, std::uint64_t(samples), sizeof(double)}), limit.bytes, limit.where);
   const Plane<Memory> old = planes.exportsPrev;
   Plane<Memory> moved(Kokkos::view_alloc(Kokkos::WithoutInitializing, old.label()), rows, samples);
-  Kokkos::deep_copy(space_, Kokkos::subview(moved, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()),
+  Kokkos::deep_copy(space_,
+                    Kokkos::subview(moved, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()),
                     Kokkos::subview(old, std::make_pair(std::int64_t(0), edgeRow), Kokkos::ALL()));
   moveEdgeMessages(space_, devices_, before, after, own, old, moved, edgeRow, edgePlanes);
   planes.exportsPrev = moved;

@@ -51,7 +51,7 @@ struct RoundKernel {
   // When not empty, the values live here instead of in team scratch, one plane per slot
   // (slot x device x live sample): the reversal's tape of the round.
   Kokkos::View<double*, Memory> tape;
-  Kokkos::View<int*, Memory> changed;      // per sample position; empty when not tracked
+  Kokkos::View<int*, Memory> changed;  // per sample position; empty when not tracked
   // Per spawn x sample position: the smallest device whose live processes would exceed the
   // spawn's bound this round (a large value: none).
   Kokkos::View<std::int64_t*, Memory> overflow;
@@ -64,8 +64,8 @@ struct RoundKernel {
   Kokkos::View<const double*, Memory> roundOf;
   std::int64_t clockRow = -1;
   Kokkos::View<const std::uint8_t**, Kokkos::LayoutRight, Memory> firing;
-  bool anyFresh = true;                    // some live sample is in its first round
-  bool writeOutput = true;                 // some live sample may end with this round
+  bool anyFresh = true;     // some live sample is in its first round
+  bool writeOutput = true;  // some live sample may end with this round
   // When not empty (and no tape), each team's values live in its slice of this buffer, not
   // in team scratch (RoundScratch.hpp).
   Kokkos::View<double*, Memory> spill;
@@ -261,9 +261,11 @@ struct RoundKernel {
       case OpCode::BitXor:
         return apply([](double x, double y) { return integer::apply(integer::Op::Xor, x, y); });
       case OpCode::ShiftLeft:
-        return apply([](double x, double y) { return integer::apply(integer::Op::ShiftLeft, x, y); });
+        return apply(
+            [](double x, double y) { return integer::apply(integer::Op::ShiftLeft, x, y); });
       case OpCode::ShiftRight:
-        return apply([](double x, double y) { return integer::apply(integer::Op::ShiftRight, x, y); });
+        return apply(
+            [](double x, double y) { return integer::apply(integer::Op::ShiftRight, x, y); });
       case OpCode::BitNot: return apply([](double x, double) { return integer::bitNot(x); });
       case OpCode::Mux: {
         // Each operand's kind (slot or constant) decided once: every loop is a plain select.
@@ -513,14 +515,16 @@ struct RoundKernel {
   // neighbor loop reads everything from locals. One sample: the results stay in registers,
   // each entry merged without a branch.
   template <int W>
-  KOKKOS_INLINE_FUNCTION void fusedLexicographicFold(int index, double* scratch, std::int64_t stride,
-                              std::int64_t first, std::int64_t count) const;
+  KOKKOS_INLINE_FUNCTION void fusedLexicographicFold(int index, double* scratch,
+                                                     std::int64_t stride, std::int64_t first,
+                                                     std::int64_t count) const;
 
   // Several samples: a component's entries are formed for a block of samples, then merged a
   // component at a time without a branch, so both sample loops vectorise.
   template <int W>
-  KOKKOS_INLINE_FUNCTION void fusedLexicographicFoldSamples(const LexicographicParts<W>& p, std::int64_t first,
-                                     std::int64_t count) const;
+  KOKKOS_INLINE_FUNCTION void fusedLexicographicFoldSamples(const LexicographicParts<W>& p,
+                                                            std::int64_t first,
+                                                            std::int64_t count) const;
 
   // The same, every component the export itself or the export plus an edge length or a
   // constant (the G block's): each entry merged in one loop over the samples.
@@ -529,8 +533,8 @@ struct RoundKernel {
                                                       std::int64_t first, std::int64_t count) const;
 
   // How many leading components of a lexicographic fold neighbor j is aligned with.
-  KOKKOS_INLINE_FUNCTION int alignedComponents(int index, int width, std::int64_t d,
-                                               std::int64_t j, std::int64_t s) const {
+  KOKKOS_INLINE_FUNCTION int alignedComponents(int index, int width, std::int64_t d, std::int64_t j,
+                                               std::int64_t s) const {
     for (int c = 0; c < width; ++c) {
       if (!aligned(ops(index + c), d, j, s)) return c;
     }
@@ -540,8 +544,8 @@ struct RoundKernel {
   // A component's entry for neighbor j (entry k of the row): its fused form read directly,
   // any other interpreted.
   KOKKOS_INLINE_FUNCTION double componentValue(const Op& part, int form, const double* scratch,
-                                               std::int64_t stride, std::int64_t d,
-                                               std::int64_t j, std::int64_t k, std::int64_t s,
+                                               std::int64_t stride, std::int64_t d, std::int64_t j,
+                                               std::int64_t k, std::int64_t s,
                                                std::int64_t e) const;
 
   // The export row of neighbor j that entry x reads: its plane's, or inside a spawn's

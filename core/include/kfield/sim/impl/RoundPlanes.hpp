@@ -14,7 +14,7 @@ namespace kfield::impl {
 
 template <class Memory>
 struct RoundPlanes {
-  Plane<Memory> sensors;                    // sensor x device rows
+  Plane<Memory> sensors;  // sensor x device rows
   // export x device rows, then exchanges' edge plane x network entry rows: this round's and
   // last round's
   Plane<Memory> exportsNow, exportsPrev;

@@ -55,8 +55,8 @@ inline RoundScratch planRoundScratch(int slots, std::int64_t live, std::int64_t 
   plan.teamBytes = bytesOf(plan.tileDevices);
   plan.tiles = (devices + plan.tileDevices - 1) / plan.tileDevices;
   plan.spill = plan.teamBytes > limit;
-  plan.teams = plan.spill ? std::max<std::int64_t>(1, std::min(plan.tiles, concurrentTeams))
-                          : plan.tiles;
+  plan.teams =
+      plan.spill ? std::max<std::int64_t>(1, std::min(plan.tiles, concurrentTeams)) : plan.tiles;
   return plan;
 }
 

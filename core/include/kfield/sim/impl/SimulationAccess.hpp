@@ -57,18 +57,20 @@ struct SimulationAccess {
     sim.exportsSwapped_[static_cast<std::size_t>(position)] = 0;
   }
   // Makes the simulation one part of a distributed network: its devices' global ids (empty:
-  // the local ids are global), the devices its rounds compute, and the exchange that brings the ghosts'
-  // exports in before each round.
+  // the local ids are global), the devices its rounds compute, and the exchange that brings the
+  // ghosts' exports in before each round.
   template <class ExecSpace>
   static void attachPart(Sim<ExecSpace>& sim,
                          const Kokkos::View<const std::int64_t*, Memory<ExecSpace>>& ids,
-                         IndexRange computed, std::shared_ptr<PlaneExchange<Memory<ExecSpace>>> exchange) {
+                         IndexRange computed,
+                         std::shared_ptr<PlaneExchange<Memory<ExecSpace>>> exchange) {
     sim.net_.ids = ids;
     sim.active_ = computed;
     sim.exchange_ = std::move(exchange);
   }
   template <class ExecSpace>
-  static const std::shared_ptr<PlaneExchange<Memory<ExecSpace>>>& exchange(const Sim<ExecSpace>& sim) {
+  static const std::shared_ptr<PlaneExchange<Memory<ExecSpace>>>& exchange(
+      const Sim<ExecSpace>& sim) {
     return sim.exchange_;
   }
   // Refuses, in a simulation's words, a network that a program which exchanges values cannot

@@ -62,7 +62,8 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
     everyoneHeard_ = !onHeard;
     runLockstep(live, horizonHost, onHeard);
     everyoneHeard_ = everyoneFires_ = false;
-    for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
+    for (std::int64_t p = 0; p < live; ++p)
+      roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
     return;
   }
   for (;;) {
@@ -80,7 +81,8 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
     if (overflow_.extent(0) > 0) checkOverflow(live);
   }
   everyoneHeard_ = everyoneFires_ = false;
-  for (std::int64_t p = 0; p < live; ++p) roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
+  for (std::int64_t p = 0; p < live; ++p)
+    roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
 }
 
 // Every device on has fired, no jitter: the devices of a sample all take their turns at
@@ -114,17 +116,18 @@ void BasicSimulation<ExecSpace>::runLockstep(
     const bool shares = op.code == impl::OpCode::Export || op.code == impl::OpCode::ShareRead;
     if (!shares || op.keyed != impl::kKeyedByClock) continue;
     const auto first = static_cast<std::size_t>(op.plane * devices_);
-    Kokkos::deep_copy(space_,
-                      Kokkos::subview(planes_.presenceNow, std::make_pair(first, first + std::size_t(devices_)),
-                                      std::make_pair(std::size_t(0), std::size_t(live))),
-                      1.0);
+    Kokkos::deep_copy(
+        space_,
+        Kokkos::subview(planes_.presenceNow, std::make_pair(first, first + std::size_t(devices_)),
+                        std::make_pair(std::size_t(0), std::size_t(live))),
+        1.0);
   }
   for (;;) {
     std::int64_t firing = 0;
     while (firing < live && count[firing] * period < horizon(firing)) ++firing;
     if (firing == 0) break;
     for (std::int64_t p = 0; p < firing; ++p) {
-      clockHost(p) = count[p] * period;                    // firingTime(count)
+      clockHost(p) = count[p] * period;                   // firingTime(count)
       clockHost(firing + p) = (count[p] - 1.0) * period;  // the last firing's
     }
     Kokkos::deep_copy(sampleClock_, clockHost);
@@ -132,7 +135,8 @@ void BasicSimulation<ExecSpace>::runLockstep(
     everyoneFires_ = !someOff;
     firesWhenOn_ = someOff;
     bool ends = false;  // the output only where a sample ends, as in synchronous rounds
-    for (std::int64_t p = 0; p < firing; ++p) ends = ends || !((count[p] + 1.0) * period < horizon(p));
+    for (std::int64_t p = 0; p < firing; ++p)
+      ends = ends || !((count[p] + 1.0) * period < horizon(p));
     round(firing, false, ends);
     for (std::int64_t p = 0; p < firing; ++p) count[p] += 1.0;
   }
@@ -157,7 +161,8 @@ void BasicSimulation<ExecSpace>::switchOn(std::int64_t device, std::int64_t samp
   const auto p = static_cast<std::size_t>(positionOf_[sample]);
   const auto d = static_cast<std::size_t>(device);
   const auto cell = [&](std::int64_t block) {
-    return Kokkos::subview(planes_.states, static_cast<std::size_t>(c.row + block * devices_) + d, p);
+    return Kokkos::subview(planes_.states, static_cast<std::size_t>(c.row + block * devices_) + d,
+                           p);
   };
   auto isOn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell(3));
   if ((isOn() != 0.0) == on) return;
@@ -204,8 +209,8 @@ HostPlane BasicSimulation<ExecSpace>::firings() const {
     }
     return result;
   }
-  const auto rows = Kokkos::subview(planes_.states,
-                                    std::make_pair(clock().row, clock().row + devices_), Kokkos::ALL());
+  const auto rows = Kokkos::subview(
+      planes_.states, std::make_pair(clock().row, clock().row + devices_), Kokkos::ALL());
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
   for (std::int64_t d = 0; d < devices_; ++d) {
     for (std::int64_t p = 0; p < samples_; ++p) result(d, sampleAt_[p]) = host(d, p);

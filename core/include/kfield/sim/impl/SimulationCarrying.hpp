@@ -30,8 +30,7 @@ SimulationCarry BasicSimulation<ExecSpace>::carry() const {
   c.states = inSampleOrder(planes_.states, "kfield::carry::states");
   c.stateKeys = inSampleOrder(planes_.stateKeys, "kfield::carry::state_keys");
   c.exports = inSampleOrder(planes_.exportsPrev, "kfield::carry::exports", &planes_.exportsNow);
-  c.presence =
-      inSampleOrder(planes_.presencePrev, "kfield::carry::presence", &planes_.presenceNow);
+  c.presence = inSampleOrder(planes_.presencePrev, "kfield::carry::presence", &planes_.presenceNow);
   c.output = inSampleOrder(planes_.output, "kfield::carry::output");
   c.schedule = schedule_;
   if (mobility_) {
@@ -71,8 +70,9 @@ void BasicSimulation<ExecSpace>::restore(const SimulationCarry& c) {
   if (mobility_) {  // its neighborhoods first: the exports' edge rows are theirs
     mobility_->restore(c.motionState);
     net_ = mobility_->view();
-    const std::size_t rows = static_cast<std::size_t>(planes_.edgeRow) +
-                             static_cast<std::size_t>(program_.edgePlanes) * net_.neighbors.extent(0);
+    const std::size_t rows =
+        static_cast<std::size_t>(planes_.edgeRow) +
+        static_cast<std::size_t>(program_.edgePlanes) * net_.neighbors.extent(0);
     if (planes_.exportsPrev.extent(0) != rows && c.exports.extent(0) == rows) {
       planes_.exportsPrev = Plane<Memory>(planes_.exportsPrev.label(), rows, samples_);
       planes_.exportsNow = Plane<Memory>(planes_.exportsNow.label(), rows, samples_);

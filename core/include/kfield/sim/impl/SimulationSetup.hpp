@@ -32,17 +32,20 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
       std::any_of(program_.entries.begin(), program_.entries.end(),
                   [](const impl::EntryOp& e) { return e.code == impl::EntryCode::EdgeLength; });
   if (readsLengths && !motion && !network.hasLengths()) {
-    impl::invalidArgument(kWho, "program '" + program_.name + "' reads edge lengths, but network '" +
-                                    network.description() + "' has none (neither lengths nor positions)");
+    impl::invalidArgument(kWho, "program '" + program_.name +
+                                    "' reads edge lengths, but network '" + network.description() +
+                                    "' has none (neither lengths nor positions)");
   }
   if (motion) {
     motion->check(kWho);
     if (motion->model == Motion::Model::Velocity && (samples != 1 || program_.outputWidth < 2)) {
-      impl::invalidArgument(kWho, "motion: the velocity model moves each device by the program's "
-                                  "output (x, y): it needs one sample and an output of width >= 2; "
-                                  "program '" + program_.name + "' has width " +
-                                  std::to_string(program_.outputWidth) + ", with " +
-                                  std::to_string(samples) + " samples");
+      impl::invalidArgument(kWho,
+                            "motion: the velocity model moves each device by the program's "
+                            "output (x, y): it needs one sample and an output of width >= 2; "
+                            "program '" +
+                                program_.name + "' has width " +
+                                std::to_string(program_.outputWidth) + ", with " +
+                                std::to_string(samples) + " samples");
     }
     mobility_.emplace(*motion, network, readsLengths, program_.edgePlanes > 0, space_, kWho);
   }
@@ -55,16 +58,17 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
       program_.sensors.size(), program_.exports.size(),
       static_cast<std::size_t>(program_.edgePlanes), anyKeyed(program_.exports),
       program_.states.size() + (schedule_ ? impl::Clock<ExecSpace>::kRows : 0),
-      anyKeyed(program_.states),
-      static_cast<std::size_t>(program_.outputWidth));
+      anyKeyed(program_.states), static_cast<std::size_t>(program_.outputWidth));
   checkSizes(rows);
   if (mobility_) {
     net_ = mobility_->view();
   } else {
     net_ = network_.on<Memory>(readsLengths);
   }
-  if (program_.edgePlanes > 0 && !mobility_) {  // what a neighbor sent a device is at its entry for the device
-    net_.reverse = impl::upload<Memory>(reverseEntries(program_, network_), "kfield::network::reverse");
+  if (program_.edgePlanes > 0 &&
+      !mobility_) {  // what a neighbor sent a device is at its entry for the device
+    net_.reverse =
+        impl::upload<Memory>(reverseEntries(program_, network_), "kfield::network::reverse");
   }
   if constexpr (kCompiledRounds) {
     compiled_ = findCompiledRound(program_);
@@ -99,7 +103,8 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
 
 // Refuses, before anything is allocated, planes that do not fit where they would live.
 template <class ExecSpace>
-void BasicSimulation<ExecSpace>::checkSizes(const typename impl::RoundPlanes<Memory>::Rows& rows) const {
+void BasicSimulation<ExecSpace>::checkSizes(
+    const typename impl::RoundPlanes<Memory>::Rows& rows) const {
   const auto samples = static_cast<std::uint64_t>(samples_);
   const std::uint64_t bytes = sizeof(double);
   const std::uint64_t planes = impl::product({rows.total(), samples, bytes});
@@ -109,7 +114,8 @@ void BasicSimulation<ExecSpace>::checkSizes(const typename impl::RoundPlanes<Mem
   const std::uint64_t network = kHostPlanes || mobility_ ? 0 : impl::product({entries, 12});
   // Exchanges' reverse-entry index (one int64 per network entry), and on a Schedule which
   // devices fire in a step (a byte per device and sample): beside the planes on every backend.
-  const std::uint64_t reverse = program_.edgePlanes > 0 && !mobility_ ? impl::product({entries, 8}) : 0;
+  const std::uint64_t reverse =
+      program_.edgePlanes > 0 && !mobility_ ? impl::product({entries, 8}) : 0;
   const std::uint64_t firing =
       schedule_ ? impl::product({static_cast<std::uint64_t>(devices_), samples}) : 0;
   const std::uint64_t hostSensors =
@@ -136,9 +142,9 @@ Kokkos::View<double*, typename ExecSpace::memory_space> BasicSimulation<ExecSpac
                             impl::bytesText(plan.teamBytes) + " of values)",
                         bytes, limit.bytes, limit.where);
     spill_ = Kokkos::View<double*, Memory>();  // freed before its successor is allocated
-    spill_ = Kokkos::View<double*, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                              "kfield::sim::spill"),
-                                           static_cast<std::size_t>(bytes / sizeof(double)));
+    spill_ = Kokkos::View<double*, Memory>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "kfield::sim::spill"),
+        static_cast<std::size_t>(bytes / sizeof(double)));
   }
   return spill_;
 }
