@@ -55,7 +55,7 @@ bool sameAsOneProcess(std::int64_t samples) {
     whole.run(30);
     const HostPlane expected = whole.output();
     for (std::size_t i = 0; i < expected.size() && same; ++i) {
-      same = impl::bitsOf(expected.data()[i]) == impl::bitsOf(gathered.data()[i]);
+      same = kfield::bitsOf(expected.data()[i]) == kfield::bitsOf(gathered.data()[i]);
     }
   }
   MPI_Bcast(&same, 1, MPI_INT, 0, MPI_COMM_WORLD);  // every rank skips, or none
@@ -137,8 +137,8 @@ bool gradientSameAsOneProcess() {
   whole.parameter("scale", {1.0});
   whole.sensor("source").set(sourceOf(0, net), 0, true);
   const diff::GradientResult expected = whole.run(50);
-  return impl::bitsOf(r.loss) == impl::bitsOf(expected.loss) &&
-         impl::bitsOf(r.gradient[0]) == impl::bitsOf(expected.gradient[0]);
+  return kfield::bitsOf(r.loss) == kfield::bitsOf(expected.loss) &&
+         kfield::bitsOf(r.gradient[0]) == kfield::bitsOf(expected.gradient[0]);
 }
 
 // Args: devices (a square grid), rounds. One sample; an iteration is one gradient run.

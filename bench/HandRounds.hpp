@@ -5,7 +5,7 @@
 #ifndef KFIELD_BENCH_HANDROUNDS_HPP
 #define KFIELD_BENCH_HANDROUNDS_HPP
 
-#include <kfield/impl/Bits.hpp>
+#include <kfield/Bits.hpp>
 #include <kfield/impl/Upload.hpp>
 #include <kfield/net/Network.hpp>
 
@@ -42,7 +42,7 @@ inline double valueOf(std::int64_t d, std::int64_t s) { return double((d * 7 + s
 inline bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (impl::bitsOf(a[i]) != impl::bitsOf(b[i])) return false;
+    if (kfield::bitsOf(a[i]) != kfield::bitsOf(b[i])) return false;
   }
   return true;
 }

@@ -8,7 +8,7 @@
 #include <kfield/net/NetworkSpec.hpp>
 
 #if KFIELD_ENABLE_MPI
-#include <kfield/impl/Mpi.hpp>
+#include <kfield/rt/Mpi.hpp>
 
 #include <mpi.h>
 #endif
@@ -54,7 +54,7 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
     } catch (const std::invalid_argument& e) {
       problem = reason(e) + " (rank " + std::to_string(rank) + ")";
     }
-    impl::failOnEveryRank(who, problem, MPI_COMM_WORLD);
+    kfield::failOnEveryRank(who, problem, MPI_COMM_WORLD);
   };
   const bool hdf5 = io::specNamesHdf5File(spec);  // kfield's own files: rows read by parts
   const std::string file = hdf5 ? spec.substr(spec.find(':') + 1) : std::string();
@@ -67,9 +67,9 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
   });
   const NetworkPart& part = *net.part;
   const auto sumOverRanks = [&](long long mine) {
-    impl::mpiCheck(who,
-                   MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD),
-                   "MPI_Allreduce");
+    kfield::mpiCheck(who,
+                     MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD),
+                     "MPI_Allreduce");
     return std::int64_t(mine);
   };
   net.description = part.name;
@@ -88,11 +88,12 @@ CommandNetwork commandNetwork(const std::string& spec, const std::string& partit
   const lib::NetworkFacts mine = lib::NetworkFacts::ofRows(part.network, part.owned);
   long long degree = mine.largestDegree;
   double length = mine.longestLength;
-  impl::mpiCheck(who,
-                 MPI_Allreduce(MPI_IN_PLACE, &degree, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),
-                 "MPI_Allreduce");
-  impl::mpiCheck(who, MPI_Allreduce(MPI_IN_PLACE, &length, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
-                 "MPI_Allreduce");
+  kfield::mpiCheck(who,
+                   MPI_Allreduce(MPI_IN_PLACE, &degree, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),
+                   "MPI_Allreduce");
+  kfield::mpiCheck(who,
+                   MPI_Allreduce(MPI_IN_PLACE, &length, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+                   "MPI_Allreduce");
   net.facts.largestDegree = degree;
   net.facts.longestLength = length;
   return net;

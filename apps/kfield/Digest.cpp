@@ -2,8 +2,8 @@
 
 #include "Command.hpp"
 
-#include <kfield/impl/Bits.hpp>
-#include <kfield/impl/Sizes.hpp>
+#include <kfield/Bits.hpp>
+#include <kfield/Sizes.hpp>
 #include <kfield/learn/Identity.hpp>
 
 #include <cstdio>
@@ -36,7 +36,8 @@ ResultBits ResultBits::ofField(const HostPlane& field, std::int64_t devices) {
   r.columnName = "sample";
   r.words.reserve(field.extent(0) * field.extent(1));
   for (std::size_t d = 0; d < field.extent(0); ++d) {
-    for (std::size_t s = 0; s < field.extent(1); ++s) r.words.push_back(impl::bitsOf(field(d, s)));
+    for (std::size_t s = 0; s < field.extent(1); ++s)
+      r.words.push_back(kfield::bitsOf(field(d, s)));
   }
   return r;
 }
@@ -74,11 +75,12 @@ ResultBits ResultBits::load(const std::string& path) {
   const std::streampos start = in.tellg();
   in.seekg(0, std::ios::end);
   const std::uint64_t have = static_cast<std::uint64_t>(in.tellg() - start);
-  const std::uint64_t cells = impl::product({std::uint64_t(r.rows), std::uint64_t(r.columns)});
-  const std::uint64_t need = impl::product({cells, 8});
+  const std::uint64_t cells =
+      kfield::sizes::product({std::uint64_t(r.rows), std::uint64_t(r.columns)});
+  const std::uint64_t need = kfield::sizes::product({cells, 8});
   if (have != need) {  // also refuses a shape whose size saturates, before anything is allocated
     throw bad(std::to_string(r.rows) + " x " + std::to_string(r.columns) + " words need " +
-              impl::bytesText(need) + ", the file has " + std::to_string(have) + " bytes");
+              kfield::sizes::bytesText(need) + ", the file has " + std::to_string(have) + " bytes");
   }
   in.seekg(start);
   std::vector<unsigned char> bytes(static_cast<std::size_t>(have));

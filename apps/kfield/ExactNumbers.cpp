@@ -1,6 +1,6 @@
 #include "ExactNumbers.hpp"
 
-#include <kfield/impl/Printable.hpp>
+#include <kfield/Errors.hpp>
 
 #include <charconv>
 #include <cstdint>
@@ -11,7 +11,7 @@ namespace kfield::cli {
 namespace {
 
 std::string wholeNumber(const std::string& text, bool isUnsigned) {
-  const std::string shown = "'" + impl::printable(text) + "'";
+  const std::string shown = "'" + kfield::printable(text) + "'";
   if (text.empty()) return "is empty: give a whole number";
   const char* first = text.data();
   const char* last = first + text.size();
@@ -36,7 +36,8 @@ std::string realNumber(const std::string& text) {
   if (text.empty()) return "is empty: give a number";
   char* end = nullptr;
   (void)std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size()) return "is not a number: '" + impl::printable(text) + "'";
+  if (end != text.c_str() + text.size())
+    return "is not a number: '" + kfield::printable(text) + "'";
   return {};
 }
 

@@ -5,12 +5,12 @@
 #include "Digest.hpp"
 #include "Space.hpp"
 
+#include <kfield/Bits.hpp>
 #include <kfield/Errors.hpp>
+#include <kfield/Sizes.hpp>
 #include <kfield/diff/DistributedGradient.hpp>
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Programs.hpp>
-#include <kfield/impl/Bits.hpp>
-#include <kfield/impl/Sizes.hpp>
 #include <kfield/io/NetworkFile.hpp>
 #include <kfield/io/PartialFile.hpp>
 #include <kfield/io/Spill.hpp>
@@ -92,8 +92,8 @@ ResultBits resultBits(const diff::GradientResult& r) {
   bits.rowName = "row(0:batch,1+s:sample-s)";
   bits.columnName = "column(0:loss,1+i:parameter-value-i)";
   auto row = [&](double loss, const std::vector<double>& gradient) {
-    bits.words.push_back(impl::bitsOf(loss));
-    for (double g : gradient) bits.words.push_back(impl::bitsOf(g));
+    bits.words.push_back(kfield::bitsOf(loss));
+    for (double g : gradient) bits.words.push_back(kfield::bitsOf(g));
   };
   row(r.loss, r.gradient);
   for (std::size_t s = 0; s < r.sampleLoss.size(); ++s) row(r.sampleLoss[s], r.sampleGradient[s]);
@@ -114,7 +114,7 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen,
   auto g = makeGradient();
   checkOnEveryRank([&] {
     if (!o.spill.empty()) return;
-    impl::requireMemory(
+    kfield::sizes::requireMemory(
         "kfield::cli::grad",
         "the gradient through " + std::to_string(o.rounds) + " rounds of one sample",
         g.bytesPerSample(o.rounds, o.window), hostMemoryBytes(), "this machine's memory");
@@ -143,7 +143,7 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen,
   if (o.chunk > 0) {  // a budget of chunk samples: passes of at most that many (Chunking.hpp)
     const std::uint64_t perSample = g.bytesPerSample(o.rounds, o.window);
     options.budgetBytes = static_cast<std::int64_t>(
-        std::min<std::uint64_t>(impl::product({perSample, std::uint64_t(o.chunk)}),
+        std::min<std::uint64_t>(kfield::sizes::product({perSample, std::uint64_t(o.chunk)}),
                                 std::uint64_t(std::numeric_limits<std::int64_t>::max())));
   }
   if (!o.spill.empty()) options.spill = io::spillStore(o.spill);
@@ -172,13 +172,14 @@ int differentiateWith(const GradOptions& o, const lib::LibraryProgram& chosen,
   std::cout << "schedule: window " << s.window << ", " << s.checkpoints << " checkpoints, at most "
             << s.maxTapeRows << " rounds on the tape, " << s.passes << " pass"
             << (s.passes == 1 ? "" : "es") << " of " << s.samplesPerPass << " samples"
-            << (s.spilledBytes > 0 ? ", checkpoints spilled to disk (" +
-                                         impl::bytesText(std::uint64_t(s.spilledBytes)) + ")"
-                                   : "")
+            << (s.spilledBytes > 0
+                    ? ", checkpoints spilled to disk (" +
+                          kfield::sizes::bytesText(std::uint64_t(s.spilledBytes)) + ")"
+                    : "")
             << "\n"
-            << "memory: forward planes " << impl::bytesText(r.forwardBytes) << ", reverse "
-            << impl::bytesText(r.reverseBytes) << ", peak resident "
-            << impl::bytesText(peakResidentBytes()) << "\n"
+            << "memory: forward planes " << kfield::sizes::bytesText(r.forwardBytes) << ", reverse "
+            << kfield::sizes::bytesText(r.reverseBytes) << ", peak resident "
+            << kfield::sizes::bytesText(peakResidentBytes()) << "\n"
             << "time: forward " << forwardSeconds << " s, gradient (record + reverse) "
             << gradientSeconds << " s (" << gradientSeconds / std::max(forwardSeconds, 1e-12)
             << " x the forward)\n";

@@ -15,7 +15,7 @@
 #include <kfield/sim/Simulation.hpp>
 
 #include <kfield/Config.hpp>
-#include <kfield/impl/Sizes.hpp>
+#include <kfield/Sizes.hpp>
 #include <kfield/rt/Topology.hpp>
 
 #include <unistd.h>
@@ -219,12 +219,12 @@ int simulate(const RunOptions& o, const lib::LibraryProgram& chosen, const Comma
   // The command's own copies (the field it prints and hashes, the clocks) are checked before
   // they are allocated, as the simulation checks its planes.
   const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
-  impl::requireMemory(
-      "kfield::cli::run",
-      "the final field of " + std::to_string(rows) + " rows x " + std::to_string(o.samples) +
-          " samples",
-      impl::product({u(rows) + (o.schedule && o.print ? u(n) : 0), u(o.samples), sizeof(double)}),
-      hostMemoryBytes(), "this machine's memory");
+  kfield::sizes::requireMemory("kfield::cli::run",
+                               "the final field of " + std::to_string(rows) + " rows x " +
+                                   std::to_string(o.samples) + " samples",
+                               kfield::sizes::product({u(rows) + (o.schedule && o.print ? u(n) : 0),
+                                                       u(o.samples), sizeof(double)}),
+                               hostMemoryBytes(), "this machine's memory");
   HostPlane out("kfield::cli::field", static_cast<std::size_t>(rows),
                 static_cast<std::size_t>(o.samples));
   // Printed: on a schedule, each device's clock; moving, where each device ends (the chunks

@@ -7,9 +7,9 @@
 #include <kfield/rt/Runtime.hpp>
 #include <kfield/rt/Topology.hpp>
 
-#include <kfield/impl/Printable.hpp>
+#include <kfield/Errors.hpp>
 #if KFIELD_ENABLE_MPI
-#include <kfield/impl/Mpi.hpp>
+#include <kfield/rt/Mpi.hpp>
 
 #include <mpi.h>
 #endif
@@ -62,7 +62,7 @@ void checkOnEveryRank(const std::function<void()>& check) {
 #if KFIELD_ENABLE_MPI
   if (world.ranks > 1) {
     try {
-      kfield::impl::failOnEveryRank("kfield::cli", problem, MPI_COMM_WORLD);
+      kfield::failOnEveryRank("kfield::cli", problem, MPI_COMM_WORLD);
     } catch (const std::invalid_argument& e) {
       throw UserError(reason(e));
     }
@@ -88,7 +88,7 @@ void requireThreadsFit(int threads) {
     long long n = 0;
     const auto parsed = std::from_chars(first.data(), first.data() + first.size(), n);
     if (parsed.ec != std::errc() || parsed.ptr != first.data() + first.size() || n < 1) {
-      throw UserError(what + "'" + kfield::impl::printable(value) + "' is not a whole number >= 1");
+      throw UserError(what + "'" + kfield::printable(value) + "' is not a whole number >= 1");
     }
     if (pus > 0 && n > pus) {
       throw UserError(what + first + " is more than this machine's " + std::to_string(pus) +

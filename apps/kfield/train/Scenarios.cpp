@@ -3,9 +3,9 @@
 #include "../Command.hpp"
 
 #include <kfield/Random.hpp>
+#include <kfield/Sizes.hpp>
 #include <kfield/diff/FieldContribution.hpp>
 #include <kfield/field/NeuralField.hpp>
-#include <kfield/impl/Sizes.hpp>
 #include <kfield/learn/Rules.hpp>
 #include <kfield/net/ShortestPaths.hpp>
 #include <kfield/rt/Topology.hpp>
@@ -110,7 +110,7 @@ double gapOf(const TrainConfig& c) { return std::sqrt(double(c.devices)) + 2.0 *
 }  // namespace
 
 void requireTrainSizes(const TrainConfig& c) {
-  using kfield::impl::product;
+  using kfield::sizes::product;
   const std::uint64_t training = product({std::uint64_t(c.graphs), std::uint64_t(c.devices)});
   const std::uint64_t heldOut = product({std::uint64_t(c.scale), std::uint64_t(c.devices)});
   constexpr std::uint64_t kMostDevices = std::numeric_limits<std::int32_t>::max();
@@ -125,13 +125,13 @@ void requireTrainSizes(const TrainConfig& c) {
   // The scenarios' words (a stop, a source flag and a target per device), held by the system,
   // the learner and the gradient's planes: four copies at least.
   const std::uint64_t words =
-      product({std::uint64_t(c.samples), kfield::impl::total({1, product({2, training})}), 8, 4});
+      product({std::uint64_t(c.samples), kfield::sizes::total({1, product({2, training})}), 8, 4});
   const std::uint64_t memory = hostMemoryBytes();
   if (words > memory) {
     throw UserError(
         "config: scenarios.samples x (graphs x devices) = " + std::to_string(c.samples) + " x " +
-        std::to_string(training) + " scenario words need " + kfield::impl::bytesText(words) +
-        ", more than this machine's memory (" + kfield::impl::bytesText(memory) + ")");
+        std::to_string(training) + " scenario words need " + kfield::sizes::bytesText(words) +
+        ", more than this machine's memory (" + kfield::sizes::bytesText(memory) + ")");
   }
 }
 

@@ -10,10 +10,10 @@
 #include "Scenarios.hpp"
 #include "TrainConfig.hpp"
 
+#include <kfield/Bits.hpp>
 #include <kfield/diff/FieldContribution.hpp>
 #include <kfield/field/Library.hpp>
 #include <kfield/field/NeuralField.hpp>
-#include <kfield/impl/Bits.hpp>
 #include <kfield/io/Checkpoint.hpp>
 #include <kfield/io/PartialFile.hpp>
 #include <kfield/learn/Learner.hpp>

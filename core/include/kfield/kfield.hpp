@@ -2,11 +2,13 @@
 #ifndef KFIELD_KFIELD_HPP
 #define KFIELD_KFIELD_HPP
 
+#include "kfield/Bits.hpp"
 #include "kfield/Config.hpp"
 #include "kfield/Errors.hpp"
 #include "kfield/IndexRange.hpp"
 #include "kfield/Plane.hpp"
 #include "kfield/Random.hpp"
+#include "kfield/Sizes.hpp"
 #include "kfield/backends/ExecutionSpaces.hpp"
 #include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/backends/SpaceInfo.hpp"
@@ -44,6 +46,7 @@
 #include "kfield/net/NetworkView.hpp"
 #include "kfield/net/ShortestPaths.hpp"
 #include "kfield/rt/BuildInfo.hpp"
+#include "kfield/rt/Mpi.hpp"
 #include "kfield/rt/Runtime.hpp"
 #include "kfield/rt/Topology.hpp"
 #include "kfield/sim/DistributedSimulation.hpp"

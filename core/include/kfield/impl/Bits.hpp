@@ -3,6 +3,7 @@
 #ifndef KFIELD_IMPL_BITS_HPP
 #define KFIELD_IMPL_BITS_HPP
 
+#include "kfield/Bits.hpp"
 #include "kfield/impl/Errors.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -15,17 +16,8 @@
 
 namespace kfield::impl {
 
-KOKKOS_INLINE_FUNCTION std::uint64_t bitsOf(double value) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-KOKKOS_INLINE_FUNCTION double doubleOf(std::uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
+using kfield::bitsOf;
+using kfield::doubleOf;
 
 inline void storeWord(std::uint64_t word, unsigned char* bytes) {
   for (int j = 0; j < 8; ++j) bytes[j] = static_cast<unsigned char>(word >> (8 * j));
