@@ -7,6 +7,7 @@
 // kernel's own (kfield/sim/impl/Operations.hpp), in its order.
 #include "kfield/sim/CompiledRound.hpp"
 
+#include "impl/GeneratedSource.hpp"
 #include "kfield/impl/Errors.hpp"
 #include "kfield/sim/impl/Operations.hpp"
 
@@ -23,62 +24,10 @@ using impl::EntryOp;
 using impl::FoldCode;
 using impl::Op;
 using impl::OpCode;
-
-const char* entryCodeName(EntryCode c) {
-  switch (c) {
-    case EntryCode::Add: return "Add";
-    case EntryCode::Sub: return "Sub";
-    case EntryCode::Mul: return "Mul";
-    case EntryCode::Div: return "Div";
-    case EntryCode::Min: return "Min";
-    case EntryCode::Max: return "Max";
-    case EntryCode::Less: return "Less";
-    case EntryCode::Equal: return "Equal";
-    case EntryCode::LessEqual: return "LessEqual";
-    case EntryCode::Greater: return "Greater";
-    case EntryCode::GreaterEqual: return "GreaterEqual";
-    case EntryCode::NotEqual: return "NotEqual";
-    case EntryCode::And: return "And";
-    case EntryCode::Or: return "Or";
-    case EntryCode::Pow: return "Pow";
-    case EntryCode::Neg: return "Neg";
-    case EntryCode::Not: return "Not";
-    case EntryCode::Abs: return "Abs";
-    case EntryCode::Sqrt: return "Sqrt";
-    case EntryCode::Exp: return "Exp";
-    case EntryCode::Log: return "Log";
-    case EntryCode::Tanh: return "Tanh";
-    case EntryCode::Sigmoid: return "Sigmoid";
-    case EntryCode::Floor: return "Floor";
-    case EntryCode::Ceil: return "Ceil";
-    default: return nullptr;
-  }
-}
-
-const char* integerName(OpCode c) {
-  switch (c) {
-    case OpCode::IntDiv: return "Div";
-    case OpCode::IntMod: return "Mod";
-    case OpCode::BitAnd: return "And";
-    case OpCode::BitOr: return "Or";
-    case OpCode::BitXor: return "Xor";
-    case OpCode::ShiftLeft: return "ShiftLeft";
-    case OpCode::ShiftRight: return "ShiftRight";
-    default: return nullptr;
-  }
-}
-
-const char* foldName(FoldCode c) {
-  switch (c) {
-    case FoldCode::Min: return "Min";
-    case FoldCode::Max: return "Max";
-    case FoldCode::Sum: return "Sum";
-    case FoldCode::Count: return "Count";
-    case FoldCode::Self: return "Self";
-    case FoldCode::Any: return "Any";
-    default: return "All";
-  }
-}
+using impl::source::entryCodeName;
+using impl::source::foldName;
+using impl::source::integerName;
+using impl::source::literal;
 
 class RoundWriter {
  public:
@@ -464,22 +413,6 @@ class RoundWriter {
   }
 };
 
-bool identifier(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char ch : s) {
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') return false;
-  }
-  return true;
-}
-
-std::string functionName(const std::string& program, std::set<std::string>& taken) {
-  std::string name = "round_";
-  for (char ch : program) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  std::string unique = name;
-  for (int k = 2; !taken.insert(unique).second; ++k) unique = name + "_" + std::to_string(k);
-  return unique;
-}
-
 // Rows written for the next round (exports, states, an exchange's edges, the output) where a
 // plane is too large to stay in cache (64 MiB): a whole block of 64 samples, aligned, goes to
 // memory with streaming stores, which do not read the lines first; other rows are stored
@@ -515,28 +448,12 @@ inline void streamFence() {
 
 )";
 
-// A C++ string literal of s.
-std::string literal(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 std::string compiledRoundsSource(const std::vector<TracedProgram>& programs,
                                  const std::string& table) {
   constexpr const char* kWho = "kfield::compiledRoundsSource";
-  bool named = !table.empty();
-  for (std::size_t at = 0; named && at <= table.size();) {  // identifiers joined by ::
-    const std::size_t next = std::min(table.find("::", at), table.size());
-    named = identifier(table.substr(at, next - at));
-    at = next + 2;
-  }
-  if (!named) impl::invalidArgument(kWho, "table name '" + table + "' is not a C++ name");
+  const impl::source::TableName where = impl::source::tableName(kWho, table);
   std::ostringstream o;
   o << "// Compiled rounds written by kfield::compiledRoundsSource "
        "(kfield/sim/CompiledRound.hpp).\n"
@@ -556,15 +473,12 @@ std::string compiledRoundsSource(const std::vector<TracedProgram>& programs,
     std::string why;
     if (!canCompileRound(p, &why)) impl::invalidArgument(kWho, why);
     if (!keys.insert(compiledRoundKey(p)).second) continue;  // one round serves both
-    names.push_back(functionName(p.name, taken));
+    names.push_back(impl::source::functionName("round_", p.name, taken));
     kept.push_back(&p);
     RoundWriter(p, o).write(names.back());
   }
   o << "}  // namespace\n\n";
-  // table may be qualified: its function goes into the namespaces named before it.
-  const std::size_t last = table.rfind("::");
-  const std::string space = last == std::string::npos ? "" : table.substr(0, last);
-  const std::string name = last == std::string::npos ? table : table.substr(last + 2);
+  const std::string &space = where.space, &name = where.name;
   if (!space.empty()) o << "namespace " << space << " {\n\n";
   o << "std::vector<kfield::CompiledRoundEntry> " << name << "() {\n  return {\n";
   for (std::size_t i = 0; i < kept.size(); ++i) {

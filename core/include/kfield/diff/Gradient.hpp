@@ -217,6 +217,7 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
   impl::PassSetup<ExecSpace> setup =
       this->setup(options.window > 0 ? options.window : defaultWindow(longest), options.tape);
   if (options.spill && options.spillAlways) setup.spill = options.spill.get();
+  setup.compiledReverse = options.compiledReverse;
   std::int64_t perPass = samples_;
   if (options.budgetBytes > 0) {
     std::uint64_t perSample = impl::passBytesPerSample(setup, longest);

@@ -36,6 +36,9 @@ struct GradientOptions {
   // The same bits either way.
   std::shared_ptr<CarryStore> spill;
   bool spillAlways = false;
+  // The program's compiled reverse rounds where it has them (kfield/diff/CompiledReverse.hpp),
+  // on host backends with the carry tape; false: the interpreted reverse. The same bits.
+  bool compiledReverse = true;
 };
 
 // What the run did, summed over passes.

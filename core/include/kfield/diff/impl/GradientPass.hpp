@@ -66,6 +66,7 @@ struct PassSetup {
   bool outputLoss = false;
   std::int64_t window = 1;
   bool valuesOnTape = false;              // Tape::Values
+  bool compiledReverse = true;            // GradientOptions::compiledReverse
   CarryStore* spill = nullptr;            // window checkpoints there, not in memory
   PassParts<ExecSpace>* parts = nullptr;  // one part of a distributed network: the others
 };

@@ -2,7 +2,9 @@
 #ifndef KFIELD_DIFF_IMPL_GRADIENTPASSRUN_HPP
 #define KFIELD_DIFF_IMPL_GRADIENTPASSRUN_HPP
 
+#include "kfield/diff/CompiledReverse.hpp"
 #include "kfield/diff/impl/GradientPass.hpp"
+#include "kfield/diff/impl/ReverseFolds.hpp"
 #include "kfield/sim/impl/SimulationAccess.hpp"
 
 namespace kfield::diff::impl {
@@ -50,6 +52,25 @@ void lossTerms(const ExecSpace& space, const Plane<typename ExecSpace::memory_sp
         const double e = output(d, p) - target(d, p);
         terms(d, p) = outputLoss ? output(d, p) : e * e;
       });
+}
+
+// One step of a compiled reverse round over devices [begin, end), in chunks across the space
+// (host backends only: the step is a host function).
+template <class ExecSpace>
+void runCompiledStep(const ExecSpace& space, CompiledReverseStep step,
+                     const CompiledReverseArgs& args, std::int64_t begin, std::int64_t end) {
+  if constexpr (kfield::impl::SimulationAccess::runsCompiledRounds<ExecSpace>()) {
+    constexpr std::int64_t kChunk = 256;  // devices a thread takes at once, as rounds do
+    Kokkos::parallel_for(
+        "kfield::diff::compiled_reverse",
+        Kokkos::RangePolicy<ExecSpace>(space, 0, (end - begin + kChunk - 1) / kChunk),
+        [=](std::int64_t chunk) {
+          const std::int64_t first = begin + chunk * kChunk;
+          step(args, first, std::min(end, first + kChunk));
+        });
+  } else {
+    (void)space, (void)step, (void)args, (void)begin, (void)end;
+  }
 }
 
 template <class ExecSpace>
@@ -134,23 +155,9 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
                                        &planes.presencePrev};
   };
 
-  std::vector<int> selectedRow(program.valueOps.size(), -1), gatherFolds;
-  int selections = 0;
-  for (std::size_t i = 0; i < program.valueOps.size(); ++i) {
-    const Op& op = program.valueOps[i];
-    const bool send = op.code == OpCode::ExchangeSend;
-    if (op.code != OpCode::Fold && !send) continue;
-    if (!send && (op.fold == FoldCode::Min || op.fold == FoldCode::Max))
-      selectedRow[i] = selections++;
-    const bool readsOthers =
-        send || op.fold == FoldCode::Min || op.fold == FoldCode::Max || op.fold == FoldCode::Sum;
-    bool readsNeighbor = false;
-    for (std::int32_t k = 0; k < op.entryCount; ++k) {
-      readsNeighbor =
-          readsNeighbor || program.valueEntries[op.entryBegin + k].code == EntryCode::Neighbor;
-    }
-    if (readsOthers && readsNeighbor) gatherFolds.push_back(static_cast<int>(i));
-  }
+  const ReverseFolds reverse = reverseFolds(program);
+  const std::vector<int>&selectedRow = reverse.selectedRow, &gatherFolds = reverse.gather;
+  const int selections = reverse.selections;
   // One part of a distributed network: its own devices computed, the ghosts' rows from their
   // owners (the rounds' exports before each round; the readers' values and adjoints before
   // each gather).
@@ -363,7 +370,75 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     b.selectedRow = selectedRows;
     return (own.size() + f.tileDevices - 1) / f.tileDevices;
   };
+  auto carryHalo = [&](const Row& r, std::int64_t w) {
+    if (!parts) return;  // the ghosts' rows of the carry the round read, as its halo brought them
+    kfield::impl::RoundPlanes<Memory> last;
+    last.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
+    last.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
+    Access::exchange(sim)->start(last, w);
+    Access::exchange(sim)->finish(last, w);
+  };
+  auto readersHalo = [&](const Row& r, std::int64_t w) {
+    if (!parts) return;  // what the gather reads of the ghosts that read this part's devices
+    kfield::impl::HaloPlanes<Memory> readers;
+    readers[0] = Plane<Memory>(onTape ? r.values : roundValues.data(), V, w);
+    readers[1] = Plane<Memory>(valueAdjoints.data(), V, w);
+    readers[2] = selected;
+    readers[3] = onTape ? Plane<Memory>(r.presenceNow, Pk, w) : planes.presencePrev;
+    readers[4] = receivedAdjoint;
+    readers[5] = sendSeed;
+    parts->readers(readers, w);
+  };
+  // The compiled reverse round (host backends, carry tape): every round but the samples' first,
+  // which the interpreted reverse takes (no compiled round runs a first round).
+  const CompiledReverseEntry compiled = [&] {
+    if constexpr (Access::runsCompiledRounds<ExecSpace>()) {
+      if (setup.compiledReverse && !onTape) return findCompiledReverse(program);
+    }
+    return CompiledReverseEntry{nullptr, nullptr, nullptr, nullptr};
+  }();
+  const std::vector<double> reverseConstants =
+      compiled.own ? compiledReverseConstants(program) : std::vector<double>();
+  auto compiledStepBack = [&](idx_t j, std::int64_t w) {
+    const Row r = rowAt(j);
+    carryHalo(r, w);
+    CompiledReverseArgs a;
+    a.round = Access::compiledArgs(sim, w);
+    a.round.constants = reverseConstants.data();
+    a.round.states = r.carry;  // the carry before the round, as the tape holds it
+    a.round.stateStride = w;
+    a.round.exportsPrev = r.exportsPrev;
+    a.round.exportsNow = nullptr;
+    a.round.exportStride = w;
+    auto stride = [](const Plane<Memory>& p) { return static_cast<std::int64_t>(p.stride(0)); };
+    a.values = roundValues.data();
+    a.adjoints = valueAdjoints.data();
+    a.stateAdjoint = stateAdjoint.data();
+    a.stateAdjointStride = stride(stateAdjoint);
+    a.exportAdjoint = exportAdjoint.data();
+    a.exportAdjointStride = stride(exportAdjoint);
+    a.parameterAdjoint = parameterAdjoint.data();
+    a.parameterAdjointStride = stride(parameterAdjoint);
+    a.sensorAdjoint = sensorAdjoint.data();
+    a.sensorAdjointStride = stride(sensorAdjoint);
+    a.sensorRow = sensorRows.data();
+    a.selected = selected.data();
+    a.selectedStride = stride(selected);
+    a.target = target.data();
+    a.targetStride = stride(target);
+    a.outputLoss = setup.outputLoss;
+    a.liveNext = j + 1 < S ? live[j + 1] : 0;
+    a.transposedOffsets = setup.transposed.offsets.data();
+    a.transposedEntries = setup.transposed.entries.data();
+    a.transposedReaders = setup.transposed.readers.data();
+    runCompiledStep(space, compiled.own, a, own.begin, own.end);
+    ++reran;  // the own step ran the round again for its values
+    if (gatherFolds.empty()) return;
+    readersHalo(r, w);
+    runCompiledStep(space, compiled.gather, a, own.begin, own.end);
+  };
   auto stepBack = [&](idx_t j, idx_t w) {
+    if (compiled.own && j > 0) return compiledStepBack(j, w);
     if (!onTape) {  // the round once more, from the carry before it, for its values
       loadCarry(rowAt(j).carry, w, j);
       Access::runRound(
@@ -375,13 +450,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
                       0.0);
     if (edgeRows > 0) Kokkos::deep_copy(space, receivedAdjoint, 0.0);
     const Row r = rowAt(j);
-    if (parts) {  // the ghosts' rows of the carry the round read, as the round's halo brought them
-      kfield::impl::RoundPlanes<Memory> last;
-      last.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
-      last.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
-      Access::exchange(sim)->start(last, w);
-      Access::exchange(sim)->finish(last, w);
-    }
+    carryHalo(r, w);
     ReverseOwn<ExecSpace> ownStep;
     const std::int64_t tiles = configure(ownStep, j, w);
     ownStep.stateAdjoint = stateAdjoint;
@@ -394,16 +463,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     Kokkos::parallel_for("kfield::diff::reverse_own",
                          Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::teamSize()), ownStep);
     if (gatherFolds.empty() && edgeRows == 0) return;
-    if (parts) {  // what the gather reads of the ghosts that read this part's devices
-      kfield::impl::HaloPlanes<Memory> readers;
-      readers[0] = Plane<Memory>(onTape ? r.values : roundValues.data(), V, w);
-      readers[1] = Plane<Memory>(valueAdjoints.data(), V, w);
-      readers[2] = selected;
-      readers[3] = onTape ? Plane<Memory>(r.presenceNow, Pk, w) : planes.presencePrev;
-      readers[4] = receivedAdjoint;
-      readers[5] = sendSeed;
-      parts->readers(readers, w);
-    }
+    readersHalo(r, w);
     ReverseGather<ExecSpace> back;
     configure(back, j, w);
     back.transposed = setup.transposed;

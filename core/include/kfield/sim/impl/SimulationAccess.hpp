@@ -84,6 +84,16 @@ struct SimulationAccess {
   static HaloLayout haloLayout(const Sim<ExecSpace>& sim) {
     return sim.haloLayout();
   }
+  // Whether the space runs compiled rounds (host backends without team lanes).
+  template <class ExecSpace>
+  static constexpr bool runsCompiledRounds() {
+    return Sim<ExecSpace>::kCompiledRounds;
+  }
+  // What a compiled round reads (host backends): the reversal's compiled reverse rounds.
+  template <class ExecSpace>
+  static CompiledRoundArgs compiledArgs(const Sim<ExecSpace>& sim, std::int64_t live) {
+    return sim.compiledArgs(live, false);
+  }
   // The kernel of a round kept on a tape, over the simulation's network and parameters; the
   // planes and the round's own settings are the caller's (the reversal's forward half).
   template <class ExecSpace>
