@@ -144,7 +144,7 @@ class ReverseWriter {
        << "  const std::int64_t n = W == 1 ? 1 : m;\n"
        << "  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;\n"
        << "  const double* c = r.constants;\n"
-       << "  (void)n, (void)ds, (void)xs, (void)live, (void)c;\n";
+       << "  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;\n";
   }
 
   // The round forward, op i of the value ops: its value v<slot> (an array, or a row).

@@ -19,7 +19,7 @@ void reverse_hop_gradient_own_block(const kfield::diff::CompiledReverseArgs& a, 
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   double v1[W];
@@ -103,7 +103,7 @@ void reverse_hop_gradient_gather_block(const kfield::diff::CompiledReverseArgs& 
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -160,7 +160,7 @@ void reverse_distance_gradient_own_block(const kfield::diff::CompiledReverseArgs
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   double v1[W];
@@ -252,7 +252,7 @@ void reverse_distance_gradient_gather_block(const kfield::diff::CompiledReverseA
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -319,7 +319,7 @@ void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   const double* v1 = r.sensors + (1 * ds + d) * r.sensorStride + s0;
@@ -599,7 +599,7 @@ void reverse_broadcast_gather_block(const kfield::diff::CompiledReverseArgs& a, 
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -741,7 +741,7 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   const double* v1 = r.sensors + (1 * ds + d) * r.sensorStride + s0;
@@ -1092,7 +1092,7 @@ void reverse_collect_sum_gather_block(const kfield::diff::CompiledReverseArgs& a
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -1242,7 +1242,7 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   double v0[W];
   { const double u = r.ids ? double(r.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v0[s] = u; }
   (void)v0;
@@ -1622,7 +1622,7 @@ void reverse_election_gather_block(const kfield::diff::CompiledReverseArgs& a, s
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -1794,7 +1794,7 @@ void reverse_gossip_max_own_block(const kfield::diff::CompiledReverseArgs& a, st
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   const double* v1 = r.exportsPrev + (0 * ds + d) * xs + s0;
@@ -1873,7 +1873,7 @@ void reverse_gossip_max_gather_block(const kfield::diff::CompiledReverseArgs& a,
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -1930,7 +1930,7 @@ void reverse_consensus_own_block(const kfield::diff::CompiledReverseArgs& a, std
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   const double* v1 = r.exportsPrev + (0 * ds + d) * xs + s0;
@@ -2063,7 +2063,7 @@ void reverse_consensus_gather_block(const kfield::diff::CompiledReverseArgs& a, 
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -2128,7 +2128,7 @@ void reverse_scaled_distance_own_block(const kfield::diff::CompiledReverseArgs& 
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   double v1[W];
@@ -2242,7 +2242,7 @@ void reverse_scaled_distance_gather_block(const kfield::diff::CompiledReverseArg
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -2319,7 +2319,7 @@ void reverse_learned_consensus_own_block(const kfield::diff::CompiledReverseArgs
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   double v1[W];
@@ -2460,7 +2460,7 @@ void reverse_learned_consensus_gather_block(const kfield::diff::CompiledReverseA
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
@@ -2525,7 +2525,7 @@ void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
   (void)v0;
   double v1[W];
@@ -2792,7 +2792,7 @@ void reverse_collect_multipath_gather_block(const kfield::diff::CompiledReverseA
   const std::int64_t n = W == 1 ? 1 : m;
   const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
   const double* c = r.constants;
-  (void)n, (void)ds, (void)xs, (void)live, (void)c;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
   const double id = r.ids ? double(r.ids[h]) : double(h);
   (void)id;
   for (std::int64_t t = a.transposedOffsets[h]; t < a.transposedOffsets[h + 1]; ++t) {
