@@ -1,15 +1,20 @@
 // Gradients through rounds: the scaled distance gradient (edge lengths times a learnable
 // scale) on a grid, its loss the sum of squares of the final field. The plain forward (what
-// a user runs without gradients) against the gradient (recording forward + windowed reverse),
-// with the tape keeping carries (the default) or values, and against the store-everything
-// tape (one window of S rounds, values kept). Each gradient first checks its answer on a small
-// grid: d(loss)/d(scale) = 2 scale sum(hops^2), exact.
+// a user runs without gradients; compiled rounds on host backends) against the gradient
+// (recording forward + windowed reverse), with the tape keeping carries (the default: compiled
+// reverse rounds on host backends) or values, against the store-everything tape (one window of
+// S rounds, values kept), and (Gradient/Interpreted) against the default with the interpreted
+// reverse. Each gradient reports x_forward: its time over the forward's of the same size, run
+// in the same process just before. Each first checks its answer on a small grid:
+// d(loss)/d(scale) = 2 scale sum(hops^2), exact.
 #include "BenchContext.hpp"
 
 #include <kfield/diff/Gradient.hpp>
 #include <kfield/field/Programs.hpp>
 #include <kfield/sim/Simulation.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -83,33 +88,41 @@ void label(benchmark::State& state, const Network& net, std::int64_t samples, st
   state.SetLabel(net.description() + ", " + std::to_string(threads) + " threads");
 }
 
+// Seconds of one forward of `rounds` rounds from a fresh simulation.
+template <class Space>
+double forwardSeconds(const Network& net, std::int64_t rounds, std::int64_t samples) {
+  BasicSimulation<Space> sim(program().build(net, {}), net, samples);
+  sim.parameter("scale", {1.0});
+  setSources(sim, net, samples);
+  Space().fence();
+  const auto start = std::chrono::steady_clock::now();
+  sim.run(rounds);
+  Space().fence();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Args: rounds, devices, samples.
 template <class Space>
 void forward(benchmark::State& state) {
   const std::int64_t rounds = state.range(0), samples = state.range(2);
   const Network& net = grid(state.range(1));
-  for (auto _ : state) {
-    BasicSimulation<Space> sim(program().build(net, {}), net, samples);
-    sim.parameter("scale", {1.0});
-    setSources(sim, net, samples);
-    Space().fence();
-    const auto start = std::chrono::steady_clock::now();
-    sim.run(rounds);
-    Space().fence();
-    state.SetIterationTime(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
+  for (auto _ : state) state.SetIterationTime(forwardSeconds<Space>(net, rounds, samples));
   label(state, net, samples, rounds, static_cast<int>(Space().concurrency()));
 }
 
-// Args: variant, rounds, devices, samples.
-template <class Space>
+// Args: variant, rounds, devices, samples. Compiled: the compiled reverse where there is one.
+template <class Space, bool Compiled>
 void reverse(benchmark::State& state) {
   const std::int64_t variant = state.range(0), rounds = state.range(1), samples = state.range(3);
   const Network& net = grid(state.range(2));
+  auto options = [&](std::int64_t S) {
+    diff::GradientOptions o = optionsOf(variant, S);
+    o.compiledReverse = Compiled;
+    return o;
+  };
   {
     const Network& small = grid(900);
-    const auto check = gradientOf<Space>(small, 2)->run(80, optionsOf(variant, 80));
+    const auto check = gradientOf<Space>(small, 2)->run(80, options(80));
     const double expected = 2.0 * (sumOfSquaredHops(small, sourceOf(0, small)) +
                                    sumOfSquaredHops(small, sourceOf(1, small)));
     if (check.gradient[0] != expected) {
@@ -118,18 +131,23 @@ void reverse(benchmark::State& state) {
     }
   }
   diff::GradientResult r;
+  const double forward = forwardSeconds<Space>(net, rounds, samples);
   const auto g = gradientOf<Space>(net, samples);  // set up as the forward's simulation is
+  double seconds = 0.0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
     try {
-      r = g->run(rounds, optionsOf(variant, rounds));
+      r = g->run(rounds, options(rounds));
     } catch (const std::invalid_argument& e) {  // a tape that does not fit: the point of windows
       state.SkipWithError(e.what());
       return;
     }
-    state.SetIterationTime(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(t);
+    seconds += t;
   }
+  state.counters["x_forward"] = seconds / double(state.iterations()) / forward;
   state.counters["reverse_bytes"] = double(r.reverseBytes);
   state.counters["forward_bytes"] = double(r.forwardBytes);
   state.counters["carries"] = double(r.reverseBytes) / double(r.carryBytes);
@@ -141,28 +159,35 @@ void reverse(benchmark::State& state) {
 }  // namespace
 
 void registerBenchmarks() {
-  auto sizes = [](benchmark::internal::Benchmark* b, bool variants) {
+  // variants: tape kinds (0 carries, 1 values, 2 store everything), or none (the forward, the
+  // interpreted reverse).
+  auto sizes = [](benchmark::internal::Benchmark* b, int variants) {
     for (std::int64_t devices : {10000, 100000}) {
       for (std::int64_t rounds : {100, 1000, 10000}) {
-        for (std::int64_t variant = 0; variant < (variants ? 3 : 1); ++variant) {
-          if (variants) {
-            b->Args({variant, rounds, devices, 16});
-          } else {
-            b->Args({rounds, devices, 16});
+        for (std::int64_t samples : {1, 64}) {
+          for (std::int64_t variant = 0; variant < std::max(variants, 1); ++variant) {
+            if (variants > 0) {
+              b->Args({variant, rounds, devices, samples});
+            } else {
+              b->Args({rounds, devices, samples});
+            }
           }
         }
       }
     }
-    b->ArgNames(variants ? std::vector<std::string>{"tape", "rounds", "devices", "samples"}
-                         : std::vector<std::string>{"rounds", "devices", "samples"});
+    b->ArgNames(variants > 0 ? std::vector<std::string>{"tape", "rounds", "devices", "samples"}
+                             : std::vector<std::string>{"rounds", "devices", "samples"});
     b->Unit(benchmark::kMillisecond)->Iterations(1);
   };
   registerForEachSpace(
       "Gradient/Forward", [](auto tag) { return forward<typename decltype(tag)::type>; },
-      [&](benchmark::internal::Benchmark* b) { sizes(b, false); });
+      [&](benchmark::internal::Benchmark* b) { sizes(b, 0); });
   registerForEachSpace(
-      "Gradient/Reverse", [](auto tag) { return reverse<typename decltype(tag)::type>; },
-      [&](benchmark::internal::Benchmark* b) { sizes(b, true); });
+      "Gradient/Reverse", [](auto tag) { return reverse<typename decltype(tag)::type, true>; },
+      [&](benchmark::internal::Benchmark* b) { sizes(b, 3); });
+  registerForEachSpace(
+      "Gradient/Interpreted", [](auto tag) { return reverse<typename decltype(tag)::type, false>; },
+      [&](benchmark::internal::Benchmark* b) { sizes(b, 1); });
 }
 
 }  // namespace kfield::bench

@@ -23,6 +23,19 @@ import sys
 import time
 
 
+def own_peak_bytes():
+    """This process's peak resident bytes: VmHWM starts afresh at exec, where ru_maxrss keeps
+    the parent's peak (the parent that spawned it)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def torch_child(a):
     import torch
     from torch.utils.checkpoint import checkpoint
@@ -62,7 +75,7 @@ def torch_child(a):
     loss = (d * d).sum()
     loss.backward()
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = own_peak_bytes()
     print(json.dumps({"loss": loss.item(), "gradient": scale.grad.item(), "seconds": seconds,
                       "peak_bytes": peak}))
 
@@ -113,9 +126,8 @@ def main():
         p.error(f"--grid '{a.grid}' is not WxH (positive whole numbers)")
     if min(a.rounds, a.samples, a.reps, a.checkpoint_every) < 1 or a.source < 0:
         p.error("--rounds, --samples, --reps and --checkpoint-every must be >= 1, --source >= 0")
-    try:
-        import torch  # noqa: F401
-    except ImportError:
+    import importlib.util
+    if importlib.util.find_spec("torch") is None:  # not imported here: children measure their own
         print("torch_gradient: PyTorch is missing (Debian: python3-torch): skipped")
         return 77
     variants = ["kfield", "torch checkpoint every %d" % a.checkpoint_every]

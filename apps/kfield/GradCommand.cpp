@@ -21,12 +21,14 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 namespace kfield::cli {
 namespace {
@@ -57,7 +59,13 @@ std::string learnableNames() {
   return names;
 }
 
+// This process's own peak: VmHWM, which starts afresh at exec (getrusage's ru_maxrss keeps the
+// peak of the process that exec'd it, a Python parent's for instance).
 std::uint64_t peakResidentBytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;  // kB
+  }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // kilobytes on Linux

@@ -195,6 +195,7 @@ class BasicSimulation {
              const Kokkos::View<double*, Memory>& tape = {});
   // The compiled round of devices [devices.begin, devices.end), in chunks across the space.
   void runCompiled(IndexRange devices, std::int64_t live, bool writeOutput);
+  void runCompiled(const CompiledRoundArgs& args, IndexRange devices);
   // What a compiled round (or reverse round) of `live` samples reads: the planes, parameters
   // and network, on the host.
   CompiledRoundArgs compiledArgs(std::int64_t live, bool writeOutput) const;

@@ -320,13 +320,42 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     Kokkos::deep_copy(space, Kokkos::subview(checkpoints, words), Kokkos::subview(staged, words));
     loadCarry(checkpoints.data(), count, plan.start(k));
   };
+  // Round i from tape row i's carry into row i + 1's by the compiled round, with no copy
+  // through the simulation's planes: where the round is compiled and not a first round, the
+  // rows are as wide (no sample ended), the carry is states and exports only, and the network
+  // is whole (a part's ghosts come through the simulation's halo).
+  const bool directRounds = Access::hasCompiledRound(sim) && !parts && Kk == 0 && Pk == 0;
+  auto direct = [&](idx_t i) { return directRounds && i > 0 && live[i + 1] == live[i]; };
+  auto roundBetweenRows = [&](idx_t i) {
+    const std::int64_t w = live[i];
+    const Row from = rowAt(i), to = rowAt(i + 1);
+    if (K > 0) kfield::impl::copyColumns(space, to.carry, w, from.carry, w, K, w);
+    CompiledRoundArgs a = Access::compiledArgs(sim, w);
+    a.states = to.carry;  // read and written in place, each device its own rows
+    a.stateStride = w;
+    a.exportsPrev = from.exportsPrev;
+    a.exportsNow = to.exportsPrev;
+    a.exportStride = w;
+    a.output = nullptr;
+    Access::runCompiledRound(sim, a, own);
+  };
   auto recompute = [&](idx_t c, idx_t len) {
+    bool simHolds = true;  // the simulation's planes hold the carry before round j
     for (idx_t j = c; j < c + len; ++j) {
       const std::int64_t w = live[j];
       const Row r = rowAt(j);
       if (!onTape) {  // the carry before each round; the last round's own run comes later
+        if (j > c && direct(j - 1)) {
+          roundBetweenRows(j - 1), ++reran;
+          simHolds = false;
+          continue;
+        }
+        if (j > c) {
+          if (!simHolds) loadCarry(rowAt(j - 1).carry, live[j - 1], j - 1);
+          Access::runRound(sim, live[j - 1], false, false), ++reran;
+          simHolds = true;
+        }
         saveCarry(r.carry, w);
-        if (j + 1 < c + len) Access::runRound(sim, w, false, false), ++reran;
         continue;
       }
       kfield::impl::copyColumns(space, r.exportsPrev, w, planes.exportsPrev.data(), n, E, w);

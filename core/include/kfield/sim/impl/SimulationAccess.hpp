@@ -94,6 +94,18 @@ struct SimulationAccess {
   static CompiledRoundArgs compiledArgs(const Sim<ExecSpace>& sim, std::int64_t live) {
     return sim.compiledArgs(live, false);
   }
+  // Whether the simulation runs its rounds compiled (it has one, and uses it).
+  template <class ExecSpace>
+  static bool hasCompiledRound(const Sim<ExecSpace>& sim) {
+    return sim.compiled_ != nullptr && sim.useCompiled_;
+  }
+  // A synchronous round (no sample in its first) by the compiled round, on planes of the
+  // caller's (args: compiledArgs with their pointers replaced), over devices [begin, end).
+  template <class ExecSpace>
+  static void runCompiledRound(Sim<ExecSpace>& sim, const CompiledRoundArgs& args,
+                               IndexRange devices) {
+    sim.runCompiled(args, devices);
+  }
   // The kernel of a round kept on a tape, over the simulation's network and parameters; the
   // planes and the round's own settings are the caller's (the reversal's forward half).
   template <class ExecSpace>

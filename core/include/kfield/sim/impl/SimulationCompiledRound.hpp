@@ -41,8 +41,12 @@ CompiledRoundArgs BasicSimulation<ExecSpace>::compiledArgs(std::int64_t live,
 template <class ExecSpace>
 void BasicSimulation<ExecSpace>::runCompiled(IndexRange devices, std::int64_t live,
                                              bool writeOutput) {
+  runCompiled(compiledArgs(live, writeOutput), devices);
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::runCompiled(const CompiledRoundArgs& a, IndexRange devices) {
   if constexpr (kCompiledRounds) {
-    const CompiledRoundArgs a = compiledArgs(live, writeOutput);
     const CompiledRound run = compiled_;
     constexpr std::int64_t kChunk = 256;  // devices a thread takes at once
     const std::int64_t begin = devices.begin, end = devices.end;
@@ -54,7 +58,7 @@ void BasicSimulation<ExecSpace>::runCompiled(IndexRange devices, std::int64_t li
           run(a, first, std::min(end, first + kChunk));
         });
   } else {
-    (void)devices, (void)live, (void)writeOutput;
+    (void)a, (void)devices;
   }
 }
 
