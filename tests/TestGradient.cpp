@@ -116,6 +116,7 @@ TYPED_TEST(Gradient, ScheduleCountsRoundsCheckpointsAndVjps) {
       diff::GradientOptions o;
       o.window = W;
       o.tape = tape;
+      o.compiledReverse = false;  // the interpreted schedule (TestCompiledReverse: the compiled)
       const auto r = g.run(kStops, o);
       const std::int64_t windows = (50 + W - 1) / W;
       EXPECT_EQ(r.schedule.recordedRounds, 50);

@@ -41,6 +41,13 @@ class ReverseWriter {
     for (std::size_t i = 0; i < p.valueOps.size(); ++i) {
       if (p.valueOps[i].out >= 0) slotOp_[static_cast<std::size_t>(p.valueOps[i].out)] = int(i);
     }
+    for (std::size_t i = 0; i < p.valueOps.size(); ++i) {
+      const Op& op = p.valueOps[i];
+      if (op.code == OpCode::Fold && op.fold != FoldCode::Self && op.out >= 0) {
+        const int plane = static_cast<int>(foldTape_.size());
+        foldTape_[i] = plane;
+      }
+    }
     // What the gather reads of the reader: values no row of the round's inputs holds.
     for (int f : folds_.gather) {
       const Op& op = p.valueOps[static_cast<std::size_t>(f)];
@@ -55,12 +62,18 @@ class ReverseWriter {
     }
   }
 
+  int foldPlanes() const { return static_cast<int>(foldTape_.size()); }
+
   void write(const std::string& function) {
     const std::size_t nOps = p_.valueOps.size();
     o_ << "// " << p_.name << ": " << nOps << " value operations, " << p_.valueEntries.size()
        << " entry operations.\n";
+    header(function + "_record_block", "d");
+    for (std::size_t i = 0; i < nOps; ++i) forward(i, true);
+    o_ << "}\n\n";
+    exported_.clear();
     header(function + "_own_block", "d");
-    for (std::size_t i = 0; i < nOps; ++i) forward(i);
+    for (std::size_t i = 0; i < nOps; ++i) forward(i, false);
     for (std::size_t i = 0; i < nOps; ++i) {
       if (p_.valueOps[i].out >= 0) {
         o_ << "  double " << adjoint(p_.valueOps[i].out) << "[W];\n  " << kLoop << " "
@@ -78,7 +91,7 @@ class ReverseWriter {
     header(function + "_gather_block", "h");
     gather();
     o_ << "}\n\n";
-    for (const char* step : {"own", "gather"}) {
+    for (const char* step : {"record", "own", "gather"}) {
       const std::string block = function + "_" + step + "_block";
       o_ << "void " << function << "_" << step
          << "(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) "
@@ -101,6 +114,7 @@ class ReverseWriter {
   std::vector<int> slotOp_;       // the value op that writes each slot
   std::set<std::int32_t> taped_;  // slots the own step keeps for the gather's entry programs
   std::map<std::int32_t, std::string> exported_;  // export plane -> this round's value (array)
+  std::map<std::size_t, int> foldTape_;           // value op -> its plane on the fold tape
 
   const EntryOp& entry(const Op& op, std::int32_t r) const {
     return p_.valueEntries[static_cast<std::size_t>(op.entryBegin + r)];
@@ -148,7 +162,10 @@ class ReverseWriter {
   }
 
   // The round forward, op i of the value ops: its value v<slot> (an array, or a row).
-  void forward(std::size_t i) {
+  // Recording (the record step), it also writes what the round leaves for the next (exports,
+  // states) and the neighbor folds' results to the fold tape; stepping back (the own step), it
+  // reads those results from the fold tape.
+  void forward(std::size_t i, bool recording) {
     const Op& op = p_.valueOps[i];
     const std::string out = op.out >= 0 ? value(op.out) : "";
     auto array = [&] { o_ << "  double " << out << "[W];\n"; };
@@ -162,8 +179,14 @@ class ReverseWriter {
            << ";\n";
         break;
       case OpCode::RememberRead:  // no sample is in its first round
-        o_ << "  const double* " << out << " = " << row("r.states", op.plane, "d", "r.stateStride")
-           << ";\n";
+        if (recording) {          // a copy: the round writes the states in place
+          array();
+          o_ << "  { const double* t = " << row("r.states", op.plane, "d", "r.stateStride") << "; "
+             << kLoop << " " << out << "[s] = t[s]; }\n";
+        } else {
+          o_ << "  const double* " << out << " = "
+             << row("r.states", op.plane, "d", "r.stateStride") << ";\n";
+        }
         break;
       case OpCode::Uid:
         array();
@@ -197,10 +220,20 @@ class ReverseWriter {
              << ";\n  (void)" << x << ";\n";
           exported_[op.plane] = x;
         }
+        if (recording) store(row("r.exportsNow", op.plane, "d", "xs"), operand(i, 0));
         return;
       case OpCode::RememberWrite:
+        if (recording) store(row("r.states", op.plane, "d", "r.stateStride"), operand(i, 0));
+        return;
       case OpCode::Output: return;
-      case OpCode::Fold: fold(i); break;
+      case OpCode::Fold:
+        if (taped(i) && !recording) {
+          o_ << "  const double* " << out << " = " << foldTapeRow(i) << ";\n";
+          break;
+        }
+        fold(i);
+        if (taped(i)) store(foldTapeRow(i), out + "[s]");
+        break;
       default:
         if (const char* e = entryCodeName(kfield::impl::pointwiseEntry(op.code))) {
           array();
@@ -216,10 +249,19 @@ class ReverseWriter {
     }
     if (op.out < 0) return;
     o_ << "  (void)" << out << ";\n";
-    if (taped_.count(op.out) != 0) {
+    if (!recording && taped_.count(op.out) != 0) {
       o_ << "  { double* t = a.values + (" << op.out << " * ds + d) * live + s0; " << kLoop
          << " t[s] = " << out << "[s]; }\n";
     }
+  }
+
+  void store(const std::string& to, const std::string& value) {
+    o_ << "  { double* t = " << to << "; " << kLoop << " t[s] = " << value << "; }\n";
+  }
+  // The folds over the neighbors: their results are on the fold tape.
+  bool taped(std::size_t i) const { return foldTape_.count(i) != 0; }
+  std::string foldTapeRow(std::size_t i) const {
+    return "a.foldTape + (" + std::to_string(foldTape_.at(i)) + " * ds + d) * live + s0";
   }
 
   bool readsOwnExport(std::int32_t plane) const {
@@ -592,21 +634,24 @@ std::string compiledReversesSource(const std::vector<TracedProgram>& programs,
   std::set<std::string> taken, keys;
   std::vector<std::string> names;
   std::vector<const TracedProgram*> kept;
+  std::vector<int> foldPlanes;
   for (const TracedProgram& p : programs) {
     std::string why;
     if (!canCompileReverse(p, &why)) kfield::impl::invalidArgument(kWho, why);
     if (!keys.insert(compiledReverseKey(p)).second) continue;  // one serves both
     names.push_back(kfield::impl::source::functionName("reverse_", p.name, taken));
     kept.push_back(&p);
-    ReverseWriter(p, o).write(names.back());
+    ReverseWriter writer(p, o);
+    writer.write(names.back());
+    foldPlanes.push_back(writer.foldPlanes());
   }
   o << "}  // namespace\n\n";
   if (!where.space.empty()) o << "namespace " << where.space << " {\n\n";
   o << "std::vector<kfield::diff::CompiledReverseEntry> " << where.name << "() {\n  return {\n";
   for (std::size_t i = 0; i < kept.size(); ++i) {
     o << "      {" << kfield::impl::source::literal(compiledReverseKey(*kept[i])) << ",\n       "
-      << kfield::impl::source::literal(kept[i]->name) << ", &" << names[i] << "_own, &" << names[i]
-      << "_gather},\n";
+      << kfield::impl::source::literal(kept[i]->name) << ", " << foldPlanes[i] << ", &" << names[i]
+      << "_record, &" << names[i] << "_own, &" << names[i] << "_gather},\n";
   }
   o << "  };\n}\n";
   if (!where.space.empty()) o << "\n}  // namespace " << where.space << "\n";

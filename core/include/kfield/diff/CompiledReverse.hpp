@@ -1,15 +1,18 @@
 // Reverse rounds compiled ahead of time, as rounds are (kfield/sim/CompiledRound.hpp).
 // compiledReversesSource writes a traced program's adjoint round as plain C++ from the ops the
-// reversal runs (TracedProgram::valueOps), in two steps. Own: each device, over a block of at
-// most 64 of its samples, runs the round again from the carry before it (values in locals, no
-// values tape) and walks its operations backwards, entry programs differentiated register by
-// register inline; it keeps for the gather only what the gather reads (the gathering folds'
-// results' adjoints, min/max selections, the local values their entry programs read that no
-// parameter, sensor or carry row holds). Gather: each device sums, over the transposed network,
-// what its readers' folds give back to its exports. Every adjoint is summed in the interpreted
-// reverse's order (diff/impl/ReverseRound.hpp): the same bits. A gradient pass on a host backend
-// runs them in place of the interpreted reverse for every round but a sample's first, with the
-// carry tape (Tape::Carry); GradientOptions::compiledReverse turns them off.
+// reversal runs (TracedProgram::valueOps), in three steps, each over a device and a block of at
+// most 64 of its samples. Record (the window's rounds run again): the round from one carry to
+// the next, keeping the results of its folds over the neighbors on a fold tape, a plane each,
+// the only values the tape holds. Own: the round's values again from the carry before it and
+// the fold tape (in locals), then its operations backwards, entry programs differentiated
+// register by register inline; it keeps for the gather only what the gather reads (the
+// gathering folds' results' adjoints, min/max selections, the local values their entry
+// programs read that no parameter, sensor or carry row holds). Gather: each device sums, over
+// the transposed network, what its readers' folds give back to its exports. Every value is the
+// round kernel's and every adjoint is summed in the interpreted reverse's order
+// (diff/impl/ReverseRound.hpp): the same bits. A gradient pass on a host backend runs them in
+// place of the interpreted reverse for every round but a sample's first, with the carry tape
+// (Tape::Carry); GradientOptions::compiledReverse turns them off.
 #ifndef KFIELD_DIFF_COMPILEDREVERSE_HPP
 #define KFIELD_DIFF_COMPILEDREVERSE_HPP
 
@@ -27,6 +30,8 @@ struct CompiledReverseArgs {
   // The round as it ran: sensors, parameters, network, and the carry before it (states,
   // exportsPrev); constants are compiledReverseConstants(program), live the round's samples.
   CompiledRoundArgs round;
+  // Fold plane x device x live: the record step's folds' results (CompiledReverseEntry).
+  double* foldTape = nullptr;
   // Slot x device x live, the reversal's value slots: what the own step keeps for the gather.
   double* values = nullptr;
   double* adjoints = nullptr;
@@ -58,7 +63,9 @@ using CompiledReverseStep = void (*)(const CompiledReverseArgs& args, std::int64
 struct CompiledReverseEntry {
   const char* key;      // compiledReverseKey of the program
   const char* program;  // its name when compiled
-  CompiledReverseStep own, gather;
+  int foldPlanes;       // planes of the fold tape
+  // record: round.exportsNow (and the states, in place) receive the next carry.
+  CompiledReverseStep record, own, gather;
 };
 
 // The reversal's operations without their constants (read from CompiledRoundArgs::constants).
@@ -86,8 +93,8 @@ std::string libraryReversesSource();
 // Makes the reverse rounds known to every gradient created afterwards.
 void registerCompiledReverses(const std::vector<CompiledReverseEntry>& reverses);
 
-// The program's compiled reverse round, the library's or a registered one; own and gather are
-// null if none.
+// The program's compiled reverse round, the library's or a registered one; its steps are null
+// if none.
 CompiledReverseEntry findCompiledReverse(const TracedProgram& program);
 
 }  // namespace kfield::diff

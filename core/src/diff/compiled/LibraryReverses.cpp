@@ -13,7 +13,7 @@ namespace {
 
 // hop-gradient: 6 value operations, 1 entry operations.
 template <int W>
-void reverse_hop_gradient_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+void reverse_hop_gradient_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
   const kfield::CompiledRoundArgs& r = a.round;
   const std::int64_t n = W == 1 ? 1 : m;
@@ -37,6 +37,31 @@ void reverse_hop_gradient_own_block(const kfield::diff::CompiledReverseArgs& a, 
     }
   }
   });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v1[s]; }
+  (void)v1;
+  double v2[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v1[s], c[7]);
+  (void)v2;
+  double v3[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = v0[s] == 1.0 ? c[10] : v2[s];
+  (void)v3;
+  double x0[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v3[s];
+  (void)x0;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
+}
+
+template <int W>
+void reverse_hop_gradient_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  const double* v1 = a.foldTape + (0 * ds + d) * live + s0;
   (void)v1;
   double v2[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v1[s], c[7]);
@@ -128,6 +153,18 @@ void reverse_hop_gradient_gather_block(const kfield::diff::CompiledReverseArgs& 
   }
 }
 
+void reverse_hop_gradient_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_hop_gradient_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_hop_gradient_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_hop_gradient_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_hop_gradient_own_block<1>(a, d, 0, 1);
@@ -154,7 +191,7 @@ void reverse_hop_gradient_gather(const kfield::diff::CompiledReverseArgs& a, std
 
 // distance-gradient: 5 value operations, 3 entry operations.
 template <int W>
-void reverse_distance_gradient_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+void reverse_distance_gradient_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
   const kfield::CompiledRoundArgs& r = a.round;
   const std::int64_t n = W == 1 ? 1 : m;
@@ -183,6 +220,28 @@ void reverse_distance_gradient_own_block(const kfield::diff::CompiledReverseArgs
     }
   }
   });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v1[s]; }
+  (void)v1;
+  double v2[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = v0[s] == 1.0 ? c[7] : v1[s];
+  (void)v2;
+  double x0[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v2[s];
+  (void)x0;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
+}
+
+template <int W>
+void reverse_distance_gradient_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  const double* v1 = a.foldTape + (0 * ds + d) * live + s0;
   (void)v1;
   double v2[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = v0[s] == 1.0 ? c[7] : v1[s];
@@ -287,6 +346,18 @@ void reverse_distance_gradient_gather_block(const kfield::diff::CompiledReverseA
   }
 }
 
+void reverse_distance_gradient_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_distance_gradient_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_distance_gradient_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_distance_gradient_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_distance_gradient_own_block<1>(a, d, 0, 1);
@@ -313,7 +384,7 @@ void reverse_distance_gradient_gather(const kfield::diff::CompiledReverseArgs& a
 
 // broadcast: 12 value operations, 14 entry operations.
 template <int W>
-void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+void reverse_broadcast_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
   const kfield::CompiledRoundArgs& r = a.round;
   const std::int64_t n = W == 1 ? 1 : m;
@@ -344,6 +415,7 @@ void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std
     }
   }
   });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
   (void)v2;
   double v3[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = v0[s] == 1.0 ? c[10] : v2[s];
@@ -351,6 +423,7 @@ void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std
   double x0[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v3[s];
   (void)x0;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
   double v4[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v4[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -371,8 +444,8 @@ void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std
     }
   }
   });
+  { double* t = a.foldTape + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v4[s]; }
   (void)v4;
-  { double* t = a.values + (4 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v4[s]; }
   double v5[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v5[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -405,6 +478,47 @@ void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std
     }
   }
   });
+  { double* t = a.foldTape + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v5[s]; }
+  (void)v5;
+  double v6[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, v4[s], c[22]);
+  (void)v6;
+  double v7[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v7[s] = v6[s] == 1.0 ? v5[s] : v1[s];
+  (void)v7;
+  double v8[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v8[s] = v0[s] == 1.0 ? v1[s] : v7[s];
+  (void)v8;
+  double x1[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x1[s] = v8[s];
+  (void)x1;
+  { double* t = r.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v8[s]; }
+}
+
+template <int W>
+void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  const double* v1 = r.sensors + (1 * ds + d) * r.sensorStride + s0;
+  (void)v1;
+  const double* v2 = a.foldTape + (0 * ds + d) * live + s0;
+  (void)v2;
+  double v3[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = v0[s] == 1.0 ? c[10] : v2[s];
+  (void)v3;
+  double x0[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v3[s];
+  (void)x0;
+  const double* v4 = a.foldTape + (1 * ds + d) * live + s0;
+  (void)v4;
+  { double* t = a.values + (4 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v4[s]; }
+  const double* v5 = a.foldTape + (2 * ds + d) * live + s0;
   (void)v5;
   double v6[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, v4[s], c[22]);
@@ -709,6 +823,18 @@ void reverse_broadcast_gather_block(const kfield::diff::CompiledReverseArgs& a, 
   }
 }
 
+void reverse_broadcast_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_broadcast_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_broadcast_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_broadcast_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_broadcast_own_block<1>(a, d, 0, 1);
@@ -735,7 +861,7 @@ void reverse_broadcast_gather(const kfield::diff::CompiledReverseArgs& a, std::i
 
 // collect-sum: 20 value operations, 14 entry operations.
 template <int W>
-void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+void reverse_collect_sum_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
   const kfield::CompiledRoundArgs& r = a.round;
   const std::int64_t n = W == 1 ? 1 : m;
@@ -761,6 +887,7 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
     }
   }
   });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
   (void)v2;
   double v3[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v2[s], c[10]);
@@ -771,6 +898,7 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
   double x0[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v4[s];
   (void)x0;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v4[s]; }
   double v5[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v5[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -786,14 +914,15 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
     }
   }
   });
+  { double* t = a.foldTape + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v5[s]; }
   (void)v5;
-  { double* t = a.values + (5 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v5[s]; }
   double v6[W];
   { const double u = r.ids ? double(r.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v6[s] = u; }
   (void)v6;
   double x1[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x1[s] = v6[s];
   (void)x1;
+  { double* t = r.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v6[s]; }
   double v7[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v7[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -821,6 +950,7 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
     }
   }
   });
+  { double* t = a.foldTape + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v7[s]; }
   (void)v7;
   double v8[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, v4[s], c[31]);
@@ -837,10 +967,10 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
   double v12[W];
   { const double u = r.ids ? double(r.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v12[s] = u; }
   (void)v12;
-  { double* t = a.values + (12 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v12[s]; }
   double x2[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x2[s] = v11[s];
   (void)x2;
+  { double* t = r.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v11[s]; }
   double v13[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v13[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
@@ -868,6 +998,71 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
     }
   }
   });
+  { double* t = a.foldTape + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v13[s]; }
+  (void)v13;
+  double v14[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v14[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v1[s], v13[s]);
+  (void)v14;
+  double x3[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x3[s] = v14[s];
+  (void)x3;
+  { double* t = r.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v14[s]; }
+}
+
+template <int W>
+void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  const double* v1 = r.sensors + (1 * ds + d) * r.sensorStride + s0;
+  (void)v1;
+  const double* v2 = a.foldTape + (0 * ds + d) * live + s0;
+  (void)v2;
+  double v3[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v2[s], c[10]);
+  (void)v3;
+  double v4[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v4[s] = v0[s] == 1.0 ? c[13] : v3[s];
+  (void)v4;
+  double x0[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v4[s];
+  (void)x0;
+  const double* v5 = a.foldTape + (1 * ds + d) * live + s0;
+  (void)v5;
+  { double* t = a.values + (5 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v5[s]; }
+  double v6[W];
+  { const double u = r.ids ? double(r.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v6[s] = u; }
+  (void)v6;
+  double x1[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x1[s] = v6[s];
+  (void)x1;
+  const double* v7 = a.foldTape + (2 * ds + d) * live + s0;
+  (void)v7;
+  double v8[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, v4[s], c[31]);
+  (void)v8;
+  double v9[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v9[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, v5[s], c[34]);
+  (void)v9;
+  double v10[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Or, v8[s], v9[s]);
+  (void)v10;
+  double v11[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v11[s] = v10[s] == 1.0 ? c[40] : v7[s];
+  (void)v11;
+  double v12[W];
+  { const double u = r.ids ? double(r.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v12[s] = u; }
+  (void)v12;
+  { double* t = a.values + (12 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v12[s]; }
+  double x2[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x2[s] = v11[s];
+  (void)x2;
+  const double* v13 = a.foldTape + (3 * ds + d) * live + s0;
   (void)v13;
   double v14[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v14[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v1[s], v13[s]);
@@ -1210,6 +1405,18 @@ void reverse_collect_sum_gather_block(const kfield::diff::CompiledReverseArgs& a
   }
 }
 
+void reverse_collect_sum_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_collect_sum_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_collect_sum_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_collect_sum_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_collect_sum_own_block<1>(a, d, 0, 1);
@@ -1236,7 +1443,7 @@ void reverse_collect_sum_gather(const kfield::diff::CompiledReverseArgs& a, std:
 
 // election: 18 value operations, 16 entry operations.
 template <int W>
-void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+void reverse_election_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
   const kfield::CompiledRoundArgs& r = a.round;
   const std::int64_t n = W == 1 ? 1 : m;
@@ -1249,6 +1456,7 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
   double x0[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v0[s];
   (void)x0;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v0[s]; }
   double v1[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v1[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -1263,6 +1471,7 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
     }
   }
   });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v1[s]; }
   (void)v1;
   double v2[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, v0[s], v1[s]);
@@ -1270,6 +1479,7 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
   double x1[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x1[s] = v2[s];
   (void)x1;
+  { double* t = r.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
   double v3[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -1284,6 +1494,7 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
     }
   }
   });
+  { double* t = a.foldTape + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
   (void)v3;
   double v4[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v4[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, v2[s], v3[s]);
@@ -1311,6 +1522,7 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
     }
   }
   });
+  { double* t = a.foldTape + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v6[s]; }
   (void)v6;
   double v7[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v7[s] = v5[s] == 1.0 ? c[28] : v6[s];
@@ -1318,6 +1530,7 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
   double x2[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x2[s] = v7[s];
   (void)x2;
+  { double* t = r.exportsNow + (2 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v7[s]; }
   double v8[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v8[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -1338,8 +1551,8 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
     }
   }
   });
+  { double* t = a.foldTape + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v8[s]; }
   (void)v8;
-  { double* t = a.values + (8 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v8[s]; }
   double v9[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Min); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v9[s] = init; }
   kfield::impl::withCombine(kfield::impl::FoldCode::Min, [&](const auto& combine) {
@@ -1372,6 +1585,65 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
     }
   }
   });
+  { double* t = a.foldTape + (4 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v9[s]; }
+  (void)v9;
+  double v10[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, v8[s], c[40]);
+  (void)v10;
+  double v11[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v11[s] = v10[s] == 1.0 ? v9[s] : v0[s];
+  (void)v11;
+  double v12[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v12[s] = v5[s] == 1.0 ? v0[s] : v11[s];
+  (void)v12;
+  double x3[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x3[s] = v12[s];
+  (void)x3;
+  { double* t = r.exportsNow + (3 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v12[s]; }
+}
+
+template <int W>
+void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  double v0[W];
+  { const double u = r.ids ? double(r.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v0[s] = u; }
+  (void)v0;
+  double x0[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v0[s];
+  (void)x0;
+  const double* v1 = a.foldTape + (0 * ds + d) * live + s0;
+  (void)v1;
+  double v2[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, v0[s], v1[s]);
+  (void)v2;
+  double x1[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x1[s] = v2[s];
+  (void)x1;
+  const double* v3 = a.foldTape + (1 * ds + d) * live + s0;
+  (void)v3;
+  double v4[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v4[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Min, v2[s], v3[s]);
+  (void)v4;
+  double v5[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Equal, v4[s], v0[s]);
+  (void)v5;
+  const double* v6 = a.foldTape + (2 * ds + d) * live + s0;
+  (void)v6;
+  double v7[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v7[s] = v5[s] == 1.0 ? c[28] : v6[s];
+  (void)v7;
+  double x2[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x2[s] = v7[s];
+  (void)x2;
+  const double* v8 = a.foldTape + (3 * ds + d) * live + s0;
+  (void)v8;
+  { double* t = a.values + (8 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v8[s]; }
+  const double* v9 = a.foldTape + (4 * ds + d) * live + s0;
   (void)v9;
   double v10[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v10[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Less, v8[s], c[40]);
@@ -1762,6 +2034,18 @@ void reverse_election_gather_block(const kfield::diff::CompiledReverseArgs& a, s
   }
 }
 
+void reverse_election_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_election_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_election_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_election_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_election_own_block<1>(a, d, 0, 1);
@@ -1788,7 +2072,7 @@ void reverse_election_gather(const kfield::diff::CompiledReverseArgs& a, std::in
 
 // gossip-max: 6 value operations, 1 entry operations.
 template <int W>
-void reverse_gossip_max_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+void reverse_gossip_max_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
   const kfield::CompiledRoundArgs& r = a.round;
   const std::int64_t n = W == 1 ? 1 : m;
@@ -1813,6 +2097,27 @@ void reverse_gossip_max_own_block(const kfield::diff::CompiledReverseArgs& a, st
     }
   }
   });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
+  (void)v2;
+  double v3[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, v0[s], v2[s]);
+  (void)v3;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
+}
+
+template <int W>
+void reverse_gossip_max_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  const double* v1 = r.exportsPrev + (0 * ds + d) * xs + s0;
+  (void)v1;
+  const double* v2 = a.foldTape + (0 * ds + d) * live + s0;
   (void)v2;
   double v3[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, v0[s], v2[s]);
@@ -1898,6 +2203,18 @@ void reverse_gossip_max_gather_block(const kfield::diff::CompiledReverseArgs& a,
   }
 }
 
+void reverse_gossip_max_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_gossip_max_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_gossip_max_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_gossip_max_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_gossip_max_own_block<1>(a, d, 0, 1);
@@ -1923,6 +2240,64 @@ void reverse_gossip_max_gather(const kfield::diff::CompiledReverseArgs& a, std::
 }
 
 // consensus: 8 value operations, 4 entry operations.
+template <int W>
+void reverse_consensus_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  const double* v1 = r.exportsPrev + (0 * ds + d) * xs + s0;
+  (void)v1;
+  double v2[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Self); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = init; }
+  kfield::impl::withCombine(kfield::impl::FoldCode::Self, [&](const auto& combine) {
+  for (std::int64_t k = r.offsets[d]; k < r.offsets[d + 1]; ++k) {
+    const std::int64_t j = r.neighbors[k];
+    (void)j;
+    if (j != d) continue;
+    const double* q0 = j == d ? v1 : r.exportsPrev + (0 * ds + j) * xs + s0;
+    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+      const double e0 = q0[s];
+      (void)e0;
+      v2[s] = combine(v2[s], e0);
+    }
+  }
+  });
+  (void)v2;
+  double v3[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = init; }
+  kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
+  for (std::int64_t k = r.offsets[d]; k < r.offsets[d + 1]; ++k) {
+    const std::int64_t j = r.neighbors[k];
+    (void)j;
+    if (j == d) continue;
+    const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
+    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+      const double e0 = q0[s];
+      (void)e0;
+      const double e1 = v2[s];
+      (void)e1;
+      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Sub, e0, e1);
+      (void)e2;
+      v3[s] = combine(v3[s], e2);
+    }
+  }
+  });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
+  (void)v3;
+  double v4[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v4[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, v3[s], c[13]);
+  (void)v4;
+  double v5[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v2[s], v4[s]);
+  (void)v5;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v5[s]; }
+}
+
 template <int W>
 void reverse_consensus_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
@@ -1952,25 +2327,7 @@ void reverse_consensus_own_block(const kfield::diff::CompiledReverseArgs& a, std
   });
   (void)v2;
   { double* t = a.values + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
-  double v3[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = init; }
-  kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
-  for (std::int64_t k = r.offsets[d]; k < r.offsets[d + 1]; ++k) {
-    const std::int64_t j = r.neighbors[k];
-    (void)j;
-    if (j == d) continue;
-    const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
-    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double e0 = q0[s];
-      (void)e0;
-      const double e1 = v2[s];
-      (void)e1;
-      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Sub, e0, e1);
-      (void)e2;
-      v3[s] = combine(v3[s], e2);
-    }
-  }
-  });
+  const double* v3 = a.foldTape + (0 * ds + d) * live + s0;
   (void)v3;
   double v4[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v4[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, v3[s], c[13]);
@@ -2096,6 +2453,18 @@ void reverse_consensus_gather_block(const kfield::diff::CompiledReverseArgs& a, 
   }
 }
 
+void reverse_consensus_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_consensus_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_consensus_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_consensus_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_consensus_own_block<1>(a, d, 0, 1);
@@ -2122,7 +2491,7 @@ void reverse_consensus_gather(const kfield::diff::CompiledReverseArgs& a, std::i
 
 // scaled-distance: 6 value operations, 5 entry operations.
 template <int W>
-void reverse_scaled_distance_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+void reverse_scaled_distance_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
   const kfield::CompiledRoundArgs& r = a.round;
   const std::int64_t n = W == 1 ? 1 : m;
@@ -2158,6 +2527,31 @@ void reverse_scaled_distance_own_block(const kfield::diff::CompiledReverseArgs& 
     }
   }
   });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
+  (void)v2;
+  double v3[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = v0[s] == 1.0 ? c[10] : v2[s];
+  (void)v3;
+  double x0[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v3[s];
+  (void)x0;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
+}
+
+template <int W>
+void reverse_scaled_distance_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  double v1[W];
+  { const double u = r.parameters[0]; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v1[s] = u; }
+  (void)v1;
+  const double* v2 = a.foldTape + (0 * ds + d) * live + s0;
   (void)v2;
   double v3[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = v0[s] == 1.0 ? c[10] : v2[s];
@@ -2287,6 +2681,18 @@ void reverse_scaled_distance_gather_block(const kfield::diff::CompiledReverseArg
   }
 }
 
+void reverse_scaled_distance_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_scaled_distance_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_scaled_distance_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_scaled_distance_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_scaled_distance_own_block<1>(a, d, 0, 1);
@@ -2312,6 +2718,67 @@ void reverse_scaled_distance_gather(const kfield::diff::CompiledReverseArgs& a, 
 }
 
 // learned-consensus: 9 value operations, 4 entry operations.
+template <int W>
+void reverse_learned_consensus_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  double v1[W];
+  { const double u = r.parameters[0]; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v1[s] = u; }
+  (void)v1;
+  const double* v2 = r.exportsPrev + (0 * ds + d) * xs + s0;
+  (void)v2;
+  double v3[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Self); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = init; }
+  kfield::impl::withCombine(kfield::impl::FoldCode::Self, [&](const auto& combine) {
+  for (std::int64_t k = r.offsets[d]; k < r.offsets[d + 1]; ++k) {
+    const std::int64_t j = r.neighbors[k];
+    (void)j;
+    if (j != d) continue;
+    const double* q0 = j == d ? v2 : r.exportsPrev + (0 * ds + j) * xs + s0;
+    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+      const double e0 = q0[s];
+      (void)e0;
+      v3[s] = combine(v3[s], e0);
+    }
+  }
+  });
+  (void)v3;
+  double v4[W];
+  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v4[s] = init; }
+  kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
+  for (std::int64_t k = r.offsets[d]; k < r.offsets[d + 1]; ++k) {
+    const std::int64_t j = r.neighbors[k];
+    (void)j;
+    if (j == d) continue;
+    const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
+    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
+      const double e0 = q0[s];
+      (void)e0;
+      const double e1 = v3[s];
+      (void)e1;
+      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Sub, e0, e1);
+      (void)e2;
+      v4[s] = combine(v4[s], e2);
+    }
+  }
+  });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v4[s]; }
+  (void)v4;
+  double v5[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, v4[s], v1[s]);
+  (void)v5;
+  double v6[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v6[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v3[s], v5[s]);
+  (void)v6;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v6[s]; }
+}
+
 template <int W>
 void reverse_learned_consensus_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
@@ -2344,25 +2811,7 @@ void reverse_learned_consensus_own_block(const kfield::diff::CompiledReverseArgs
   });
   (void)v3;
   { double* t = a.values + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
-  double v4[W];
-  { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v4[s] = init; }
-  kfield::impl::withCombine(kfield::impl::FoldCode::Sum, [&](const auto& combine) {
-  for (std::int64_t k = r.offsets[d]; k < r.offsets[d + 1]; ++k) {
-    const std::int64_t j = r.neighbors[k];
-    (void)j;
-    if (j == d) continue;
-    const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
-    KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
-      const double e0 = q0[s];
-      (void)e0;
-      const double e1 = v3[s];
-      (void)e1;
-      const double e2 = kfield::impl::entryOperation(kfield::impl::EntryCode::Sub, e0, e1);
-      (void)e2;
-      v4[s] = combine(v4[s], e2);
-    }
-  }
-  });
+  const double* v4 = a.foldTape + (0 * ds + d) * live + s0;
   (void)v4;
   double v5[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v5[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Mul, v4[s], v1[s]);
@@ -2493,6 +2942,18 @@ void reverse_learned_consensus_gather_block(const kfield::diff::CompiledReverseA
   }
 }
 
+void reverse_learned_consensus_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_learned_consensus_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_learned_consensus_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_learned_consensus_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_learned_consensus_own_block<1>(a, d, 0, 1);
@@ -2519,7 +2980,7 @@ void reverse_learned_consensus_gather(const kfield::diff::CompiledReverseArgs& a
 
 // collect-multipath: 13 value operations, 13 entry operations.
 template <int W>
-void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+void reverse_collect_multipath_record_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
     std::int64_t m) {
   const kfield::CompiledRoundArgs& r = a.round;
   const std::int64_t n = W == 1 ? 1 : m;
@@ -2543,6 +3004,7 @@ void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs
     }
   }
   });
+  { double* t = a.foldTape + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v1[s]; }
   (void)v1;
   double v2[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v1[s], c[7]);
@@ -2550,10 +3012,10 @@ void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs
   double v3[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = v0[s] == 1.0 ? c[10] : v2[s];
   (void)v3;
-  { double* t = a.values + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
   double x0[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v3[s];
   (void)x0;
+  { double* t = r.exportsNow + (0 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
   const double* v4 = r.sensors + (1 * ds + d) * r.sensorStride + s0;
   (void)v4;
   double v5[W];
@@ -2583,6 +3045,7 @@ void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs
     }
   }
   });
+  { double* t = a.foldTape + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v5[s]; }
   (void)v5;
   double v6[W];
   { const double init = kfield::impl::initialOf(kfield::impl::FoldCode::Sum); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v6[s] = init; }
@@ -2611,6 +3074,50 @@ void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs
     }
   }
   });
+  { double* t = a.foldTape + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v6[s]; }
+  (void)v6;
+  double v7[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v7[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v4[s], v6[s]);
+  (void)v7;
+  double v8[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v8[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Max, v5[s], c[28]);
+  (void)v8;
+  double v9[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v9[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Div, v7[s], v8[s]);
+  (void)v9;
+  double x1[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x1[s] = v9[s];
+  (void)x1;
+  { double* t = r.exportsNow + (1 * ds + d) * xs + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v9[s]; }
+}
+
+template <int W>
+void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs& a, std::int64_t d, std::int64_t s0,
+    std::int64_t m) {
+  const kfield::CompiledRoundArgs& r = a.round;
+  const std::int64_t n = W == 1 ? 1 : m;
+  const std::int64_t ds = r.devices, xs = r.exportStride, live = r.live;
+  const double* c = r.constants;
+  (void)n, (void)ds, (void)xs, (void)live, (void)c, (void)s0;
+  const double* v0 = r.sensors + (0 * ds + d) * r.sensorStride + s0;
+  (void)v0;
+  const double* v1 = a.foldTape + (0 * ds + d) * live + s0;
+  (void)v1;
+  double v2[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v2[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v1[s], c[7]);
+  (void)v2;
+  double v3[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = v0[s] == 1.0 ? c[10] : v2[s];
+  (void)v3;
+  { double* t = a.values + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
+  double x0[W];
+  KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v3[s];
+  (void)x0;
+  const double* v4 = r.sensors + (1 * ds + d) * r.sensorStride + s0;
+  (void)v4;
+  const double* v5 = a.foldTape + (1 * ds + d) * live + s0;
+  (void)v5;
+  const double* v6 = a.foldTape + (2 * ds + d) * live + s0;
   (void)v6;
   double v7[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v7[s] = kfield::impl::entryOperation(kfield::impl::EntryCode::Add, v4[s], v6[s]);
@@ -2892,6 +3399,18 @@ void reverse_collect_multipath_gather_block(const kfield::diff::CompiledReverseA
   }
 }
 
+void reverse_collect_multipath_record(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
+  if (a.round.live == 1) {
+    for (std::int64_t d = first; d < end; ++d) reverse_collect_multipath_record_block<1>(a, d, 0, 1);
+    return;
+  }
+  for (std::int64_t d = first; d < end; ++d) {
+    for (std::int64_t s0 = 0; s0 < a.round.live; s0 += 64) {
+      reverse_collect_multipath_record_block<64>(a, d, s0, a.round.live - s0 < 64 ? a.round.live - s0 : 64);
+    }
+  }
+}
+
 void reverse_collect_multipath_own(const kfield::diff::CompiledReverseArgs& a, std::int64_t first, std::int64_t end) {
   if (a.round.live == 1) {
     for (std::int64_t d = first; d < end; ++d) reverse_collect_multipath_own_block<1>(a, d, 0, 1);
@@ -2923,25 +3442,25 @@ namespace kfield::diff::impl {
 std::vector<kfield::diff::CompiledReverseEntry> libraryCompiledReverses() {
   return {
       {"kfield-reverse-1;slots 4;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,2,1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0",
-       "hop-gradient", &reverse_hop_gradient_own, &reverse_hop_gradient_gather},
+       "hop-gradient", 1, &reverse_hop_gradient_record, &reverse_hop_gradient_own, &reverse_hop_gradient_gather},
       {"kfield-reverse-1;slots 3;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,2,0,-1,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0",
-       "distance-gradient", &reverse_distance_gradient_own, &reverse_distance_gradient_gather},
+       "distance-gradient", 1, &reverse_distance_gradient_record, &reverse_distance_gradient_own, &reverse_distance_gradient_gather},
       {"kfield-reverse-1;slots 9;sensors 2;exports 2;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,4,-1,-1,-1,-1,-1,-1,0,0,1,3,3,-1,0,-1,-1,0,-1;32,5,-1,-1,-1,-1,-1,-1,0,0,1,6,8,-1,0,-1,-1,0,-1;18,6,4,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,7,6,5,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,8,0,1,7,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,8,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,8,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,4,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0",
-       "broadcast", &reverse_broadcast_own, &reverse_broadcast_gather},
+       "broadcast", 3, &reverse_broadcast_record, &reverse_broadcast_own, &reverse_broadcast_gather},
       {"kfield-reverse-1;slots 15;sensors 2;exports 4;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,3,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,0,-1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,4,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,5,-1,-1,-1,-1,-1,-1,0,0,1,1,1,-1,0,-1,-1,0,-1;1,6,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,6,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,7,-1,-1,-1,-1,-1,-1,0,0,1,2,6,-1,0,-1,-1,0,-1;22,8,4,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;22,9,5,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;25,10,8,9,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,11,10,-1,7,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;1,12,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,11,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;32,13,-1,-1,-1,-1,-1,-1,0,2,1,8,6,-1,0,-1,-1,0,-1;11,14,1,13,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,14,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,14,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,5,0;11,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,12,0;11,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0",
-       "collect-sum", &reverse_collect_sum_own, &reverse_collect_sum_gather},
+       "collect-sum", 4, &reverse_collect_sum_record, &reverse_collect_sum_own, &reverse_collect_sum_gather},
       {"kfield-reverse-1;slots 13;sensors 0;exports 4;edges 0;states 0;output 1;ops;1,0,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,0,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,0,0,1,-1,0,-1,-1,0,-1;15,2,0,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,0,1,1,-1,0,-1,-1,0,-1;15,4,2,3,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;22,5,4,0,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,6,-1,-1,-1,-1,-1,-1,0,0,1,2,3,-1,0,-1,-1,0,-1;26,7,5,-1,6,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,7,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;32,8,-1,-1,-1,-1,-1,-1,0,0,1,5,3,-1,0,-1,-1,0,-1;32,9,-1,-1,-1,-1,-1,-1,0,0,1,8,8,-1,0,-1,-1,0,-1;18,10,8,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,11,10,9,0,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,12,5,0,11,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,12,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,12,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,8,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0",
-       "election", &reverse_election_own, &reverse_election_gather},
+       "election", 5, &reverse_election_record, &reverse_election_own, &reverse_election_gather},
       {"kfield-reverse-1;slots 4;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;30,1,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,1,0,0,1,-1,0,-1,-1,0,-1;16,3,0,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,1,0",
-       "gossip-max", &reverse_gossip_max_own, &reverse_gossip_max_gather},
+       "gossip-max", 1, &reverse_gossip_max_record, &reverse_gossip_max_own, &reverse_gossip_max_gather},
       {"kfield-reverse-1;slots 6;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;30,1,0,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,4,0,0,1,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,2,1,1,3,-1,0,-1,-1,0,-1;13,4,3,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;11,5,2,4,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,5,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,5,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,1,0;0,-1,-1,-1,0,0,-1,1,0;2,-1,-1,-1,-1,0,-1,2,0;5,0,1,-1,-1,0,-1,-1,0",
-       "consensus", &reverse_consensus_own, &reverse_consensus_gather},
+       "consensus", 1, &reverse_consensus_record, &reverse_consensus_own, &reverse_consensus_gather},
       {"kfield-reverse-1;slots 4;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;2,1,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,5,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,1,0;6,1,2,-1,-1,0,-1,-1,0;4,0,3,-1,-1,0,-1,-1,0",
-       "scaled-distance", &reverse_scaled_distance_own, &reverse_scaled_distance_gather},
+       "scaled-distance", 1, &reverse_scaled_distance_record, &reverse_scaled_distance_own, &reverse_scaled_distance_gather},
       {"kfield-reverse-1;slots 7;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;2,1,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;30,2,0,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,4,0,0,1,-1,0,-1,-1,0,-1;32,4,-1,-1,-1,-1,-1,-1,0,2,1,1,3,-1,0,-1,-1,0,-1;13,5,4,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;11,6,3,5,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,6,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,6,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,2,0;0,-1,-1,-1,0,0,-1,2,0;2,-1,-1,-1,-1,0,-1,3,0;5,0,1,-1,-1,0,-1,-1,0",
-       "learned-consensus", &reverse_learned_consensus_own, &reverse_learned_consensus_gather},
+       "learned-consensus", 1, &reverse_learned_consensus_record, &reverse_learned_consensus_own, &reverse_learned_consensus_gather},
       {"kfield-reverse-1;slots 10;sensors 2;exports 2;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,2,1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,4,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,5,-1,-1,-1,-1,-1,-1,0,2,1,1,6,-1,0,-1,-1,0,-1;32,6,-1,-1,-1,-1,-1,-1,0,2,1,7,6,-1,0,-1,-1,0,-1;11,7,4,6,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;16,8,5,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;14,9,7,8,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,9,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,7,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;10,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;14,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0",
-       "collect-multipath", &reverse_collect_multipath_own, &reverse_collect_multipath_gather},
+       "collect-multipath", 3, &reverse_collect_multipath_record, &reverse_collect_multipath_own, &reverse_collect_multipath_gather},
   };
 }
 

@@ -7,6 +7,7 @@
 #include "kfield/Plane.hpp"
 #include "kfield/backends/MemoryLimit.hpp"
 #include "kfield/backends/Tuning.hpp"
+#include "kfield/diff/CompiledReverse.hpp"
 #include "kfield/diff/GradientResult.hpp"
 #include "kfield/diff/Window.hpp"
 #include "kfield/diff/impl/PassParts.hpp"
@@ -16,6 +17,7 @@
 #include "kfield/impl/Upload.hpp"
 #include "kfield/net/Network.hpp"
 #include "kfield/sim/Simulation.hpp"
+#include "kfield/sim/impl/SimulationAccess.hpp"
 #include "kfield/sum/impl/TreeSum.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -71,15 +73,28 @@ struct PassSetup {
   PassParts<ExecSpace>* parts = nullptr;  // one part of a distributed network: the others
 };
 
+// The compiled reverse a pass runs (host backends, the carry tape), or none (its steps null).
+template <class ExecSpace>
+CompiledReverseEntry compiledReverseOf(const PassSetup<ExecSpace>& setup) {
+  if constexpr (kfield::impl::SimulationAccess::runsCompiledRounds<ExecSpace>()) {
+    if (setup.compiledReverse && !setup.valuesOnTape) {
+      const CompiledReverseEntry e = findCompiledReverse(setup.program);
+      if (e.own != nullptr) return e;
+    }
+  }
+  return CompiledReverseEntry{nullptr, nullptr, 0, nullptr, nullptr, nullptr};
+}
+
 // Rows (of one sample each) of what a pass holds.
 struct PassRows {
   std::uint64_t forward = 0;   // the simulation's planes
   std::uint64_t carry = 0;     // one checkpoint: states, their keys, exports, presence
-  std::uint64_t tapeRow = 0;   // one round on the tape: its carry; or its values, exports
-                               // before and after, keys (Tape::Values)
+  std::uint64_t tapeRow = 0;   // one round on the tape: its carry (and, compiled, its folds'
+                               // results); or its values, exports before and after, keys
+                               // (Tape::Values)
   std::uint64_t adjoints = 0;  // values', states', exports', parameters', sensors' adjoints,
                                // exchanges' received adjoints and send seeds, and one
-                               // round's values (Tape::Carry)
+                               // round's values (Tape::Carry; compiled, also a spare carry)
   std::uint64_t values = 0;    // value slots x devices
   kfield::impl::RoundPlanes<Kokkos::HostSpace>::Rows planes{};
 };
@@ -102,8 +117,9 @@ PassRows passRows(const PassSetup<ExecSpace>& setup) {
   r.forward = pl.total();
   r.carry = total({pl.states, pl.stateKeys, pl.exports, pl.presence});
   r.values = product({static_cast<std::uint64_t>(p.valueSlots), devices});
+  const auto foldPlanes = static_cast<std::uint64_t>(compiledReverseOf(setup).foldPlanes);
   r.tapeRow = setup.valuesOnTape ? total({r.values, 2 * pl.exports, 2 * pl.presence, pl.stateKeys})
-                                 : r.carry;
+                                 : total({r.carry, product({foldPlanes, devices})});
   const auto differentiated = static_cast<std::uint64_t>(
       std::count(setup.differentiated.begin(), setup.differentiated.end(), char(1)));
   std::uint64_t selections = 0;
@@ -112,7 +128,8 @@ PassRows passRows(const PassSetup<ExecSpace>& setup) {
   }
   const std::uint64_t edgeRows = pl.exports - pl.edgeRow;  // received adjoints, send seeds
   r.adjoints = total(
-      {r.values, setup.valuesOnTape ? 0 : r.values, pl.states, pl.exports, product({2, edgeRows}),
+      {r.values, setup.valuesOnTape ? 0 : r.values, compiledReverseOf(setup).own ? r.carry : 0,
+       pl.states, pl.exports, product({2, edgeRows}),
        product({static_cast<std::uint64_t>(p.parameterWidth()) + differentiated + selections + 1,
                 devices})});
   return r;

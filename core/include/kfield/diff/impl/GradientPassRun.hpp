@@ -292,6 +292,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       buffer("kfield::diff::round_values", onTape ? 0 : V * widest);
   struct Row {
     double *values, *exportsPrev, *exportsNow, *presencePrev, *presenceNow, *stateKeys, *carry;
+    double* folds;  // compiled: the round's folds' results (fold plane x device x w)
   };
   auto rowAt = [&](idx_t j) {
     const std::int64_t w = live[j];
@@ -309,6 +310,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
       r.stateKeys = base + K * w;
       r.exportsPrev = r.stateKeys + Kk * w;
       r.presencePrev = r.exportsPrev + E * w;
+      r.folds = r.presencePrev + Pk * w;
     }
     return r;
   };
@@ -319,6 +321,77 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     spill->read(checkpointAt[k], staged.data(), words.second);
     Kokkos::deep_copy(space, Kokkos::subview(checkpoints, words), Kokkos::subview(staged, words));
     loadCarry(checkpoints.data(), count, plan.start(k));
+  };
+  // The compiled reverse round (host backends, carry tape): every round but the samples' first.
+  const CompiledReverseEntry compiled = compiledReverseOf(setup);
+  const std::vector<double> reverseConstants =
+      compiled.own ? compiledReverseConstants(program) : std::vector<double>();
+  // Where a record step's next carry goes when it is not the next tape row (the window's last
+  // round, or fewer samples next round).
+  Kokkos::View<double*, Memory> spareCarry =
+      buffer("kfield::diff::spare_carry", compiled.own ? rows.carry * widest : 0);
+  auto carryHalo = [&](const Row& r, std::int64_t w) {
+    if (!parts) return;  // the ghosts' rows of the carry the round read, as its halo brought them
+    kfield::impl::RoundPlanes<Memory> last;
+    last.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
+    last.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
+    Access::exchange(sim)->start(last, w);
+    Access::exchange(sim)->finish(last, w);
+  };
+  auto readersHalo = [&](const Row& r, std::int64_t w) {
+    if (!parts) return;  // what the gather reads of the ghosts that read this part's devices
+    kfield::impl::HaloPlanes<Memory> readers;
+    readers[0] = Plane<Memory>(onTape ? r.values : roundValues.data(), V, w);
+    readers[1] = Plane<Memory>(valueAdjoints.data(), V, w);
+    readers[2] = selected;
+    readers[3] = onTape ? Plane<Memory>(r.presenceNow, Pk, w) : planes.presencePrev;
+    readers[4] = receivedAdjoint;
+    readers[5] = sendSeed;
+    parts->readers(readers, w);
+  };
+  // What the compiled steps of round j read and write: its tape row (the carry before it, its
+  // folds' results) and the pass's adjoints. The halo of the carry: the record step's.
+  auto compiledArgs = [&](idx_t j) {
+    const std::int64_t w = live[j];
+    const Row r = rowAt(j);
+    CompiledReverseArgs a;
+    a.round = Access::compiledArgs(sim, w);
+    a.round.constants = reverseConstants.data();
+    a.round.states = r.carry;  // the carry before the round, as the tape holds it
+    a.round.stateStride = w;
+    a.round.exportsPrev = r.exportsPrev;
+    a.round.exportsNow = nullptr;
+    a.round.exportStride = w;
+    a.foldTape = r.folds;
+    auto stride = [](const Plane<Memory>& p) { return static_cast<std::int64_t>(p.stride(0)); };
+    a.values = roundValues.data();
+    a.adjoints = valueAdjoints.data();
+    a.stateAdjoint = stateAdjoint.data();
+    a.stateAdjointStride = stride(stateAdjoint);
+    a.exportAdjoint = exportAdjoint.data();
+    a.exportAdjointStride = stride(exportAdjoint);
+    a.parameterAdjoint = parameterAdjoint.data();
+    a.parameterAdjointStride = stride(parameterAdjoint);
+    a.sensorAdjoint = sensorAdjoint.data();
+    a.sensorAdjointStride = stride(sensorAdjoint);
+    a.sensorRow = sensorRows.data();
+    a.selected = selected.data();
+    a.selectedStride = stride(selected);
+    a.target = target.data();
+    a.targetStride = stride(target);
+    a.outputLoss = setup.outputLoss;
+    a.liveNext = j + 1 < S ? live[j + 1] : 0;
+    a.transposedOffsets = setup.transposed.offsets.data();
+    a.transposedEntries = setup.transposed.entries.data();
+    a.transposedReaders = setup.transposed.readers.data();
+    return a;
+  };
+  auto compiledStepBack = [&](idx_t j, std::int64_t w) {
+    const CompiledReverseArgs a = compiledArgs(j);
+    runCompiledStep(space, compiled.own, a, own.begin, own.end);
+    if (gatherFolds.empty()) return;
+    readersHalo(rowAt(j), w);
+    runCompiledStep(space, compiled.gather, a, own.begin, own.end);
   };
   // Round i from tape row i's carry into row i + 1's by the compiled round, with no copy
   // through the simulation's planes: where the round is compiled and not a first round, the
@@ -339,7 +412,38 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     a.output = nullptr;
     Access::runCompiledRound(sim, a, own);
   };
+  // The record step of round j: its folds' results into its row, the carry after it into row
+  // j + 1 (or the spare carry, copied there narrower where samples end).
+  auto recordRound = [&](idx_t j, bool lastOfWindow) {
+    const std::int64_t w = live[j];
+    const Row from = rowAt(j);
+    const bool intoNext = !lastOfWindow && live[j + 1] == w;
+    double* next = intoNext ? rowAt(j + 1).carry : spareCarry.data();
+    if (K > 0) kfield::impl::copyColumns(space, next, w, from.carry, w, K, w);  // then in place
+    carryHalo(from, w);
+    CompiledReverseArgs a = compiledArgs(j);
+    a.round.states = next;
+    a.round.exportsNow = next + (K + Kk) * w;
+    runCompiledStep(space, compiled.record, a, own.begin, own.end);
+    if (!lastOfWindow && !intoNext) {
+      kfield::impl::copyColumns(space, rowAt(j + 1).carry, live[j + 1], next, w,
+                                static_cast<std::int64_t>(rows.carry), live[j + 1]);
+    }
+  };
   auto recompute = [&](idx_t c, idx_t len) {
+    if (compiled.own) {  // the simulation holds the window's checkpoint
+      saveCarry(rowAt(c).carry, live[c]);
+      for (idx_t j = c; j < c + len; ++j) {
+        const bool last = j + 1 == c + len;
+        if (j > 0) {
+          recordRound(j, last), ++reran;
+        } else if (!last) {  // a first round: the simulation's (its reverse is interpreted)
+          Access::runRound(sim, live[0], false, false), ++reran;
+          saveCarry(rowAt(1).carry, live[1]);
+        }
+      }
+      return;
+    }
     bool simHolds = true;  // the simulation's planes hold the carry before round j
     for (idx_t j = c; j < c + len; ++j) {
       const std::int64_t w = live[j];
@@ -398,73 +502,6 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     b.selected = selected;
     b.selectedRow = selectedRows;
     return (own.size() + f.tileDevices - 1) / f.tileDevices;
-  };
-  auto carryHalo = [&](const Row& r, std::int64_t w) {
-    if (!parts) return;  // the ghosts' rows of the carry the round read, as its halo brought them
-    kfield::impl::RoundPlanes<Memory> last;
-    last.exportsPrev = Plane<Memory>(r.exportsPrev, E, w);
-    last.presencePrev = Plane<Memory>(r.presencePrev, Pk, w);
-    Access::exchange(sim)->start(last, w);
-    Access::exchange(sim)->finish(last, w);
-  };
-  auto readersHalo = [&](const Row& r, std::int64_t w) {
-    if (!parts) return;  // what the gather reads of the ghosts that read this part's devices
-    kfield::impl::HaloPlanes<Memory> readers;
-    readers[0] = Plane<Memory>(onTape ? r.values : roundValues.data(), V, w);
-    readers[1] = Plane<Memory>(valueAdjoints.data(), V, w);
-    readers[2] = selected;
-    readers[3] = onTape ? Plane<Memory>(r.presenceNow, Pk, w) : planes.presencePrev;
-    readers[4] = receivedAdjoint;
-    readers[5] = sendSeed;
-    parts->readers(readers, w);
-  };
-  // The compiled reverse round (host backends, carry tape): every round but the samples' first,
-  // which the interpreted reverse takes (no compiled round runs a first round).
-  const CompiledReverseEntry compiled = [&] {
-    if constexpr (Access::runsCompiledRounds<ExecSpace>()) {
-      if (setup.compiledReverse && !onTape) return findCompiledReverse(program);
-    }
-    return CompiledReverseEntry{nullptr, nullptr, nullptr, nullptr};
-  }();
-  const std::vector<double> reverseConstants =
-      compiled.own ? compiledReverseConstants(program) : std::vector<double>();
-  auto compiledStepBack = [&](idx_t j, std::int64_t w) {
-    const Row r = rowAt(j);
-    carryHalo(r, w);
-    CompiledReverseArgs a;
-    a.round = Access::compiledArgs(sim, w);
-    a.round.constants = reverseConstants.data();
-    a.round.states = r.carry;  // the carry before the round, as the tape holds it
-    a.round.stateStride = w;
-    a.round.exportsPrev = r.exportsPrev;
-    a.round.exportsNow = nullptr;
-    a.round.exportStride = w;
-    auto stride = [](const Plane<Memory>& p) { return static_cast<std::int64_t>(p.stride(0)); };
-    a.values = roundValues.data();
-    a.adjoints = valueAdjoints.data();
-    a.stateAdjoint = stateAdjoint.data();
-    a.stateAdjointStride = stride(stateAdjoint);
-    a.exportAdjoint = exportAdjoint.data();
-    a.exportAdjointStride = stride(exportAdjoint);
-    a.parameterAdjoint = parameterAdjoint.data();
-    a.parameterAdjointStride = stride(parameterAdjoint);
-    a.sensorAdjoint = sensorAdjoint.data();
-    a.sensorAdjointStride = stride(sensorAdjoint);
-    a.sensorRow = sensorRows.data();
-    a.selected = selected.data();
-    a.selectedStride = stride(selected);
-    a.target = target.data();
-    a.targetStride = stride(target);
-    a.outputLoss = setup.outputLoss;
-    a.liveNext = j + 1 < S ? live[j + 1] : 0;
-    a.transposedOffsets = setup.transposed.offsets.data();
-    a.transposedEntries = setup.transposed.entries.data();
-    a.transposedReaders = setup.transposed.readers.data();
-    runCompiledStep(space, compiled.own, a, own.begin, own.end);
-    ++reran;  // the own step ran the round again for its values
-    if (gatherFolds.empty()) return;
-    readersHalo(r, w);
-    runCompiledStep(space, compiled.gather, a, own.begin, own.end);
   };
   auto stepBack = [&](idx_t j, idx_t w) {
     if (compiled.own && j > 0) return compiledStepBack(j, w);
