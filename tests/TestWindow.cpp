@@ -24,6 +24,13 @@ TEST(Window, PlansAlignWindowsToMultiplesOfW) {
             "kfield::diff::planWindows: window must be >= 1, got 0");
   EXPECT_EQ(defaultWindow(1), 16);
   EXPECT_EQ(defaultWindow(1000), 32);
+  // Rows of two carries: sqrt(S / 2) balances S / W checkpoints against W rows.
+  EXPECT_EQ(defaultWindow(1000, 2.0), 23);
+  EXPECT_EQ(defaultWindow(10000, 2.0), 71);
+  EXPECT_EQ(defaultWindow(1000, 1.0), 32);
+  EXPECT_EQ(defaultWindow(100, 2.0), 16);
+  EXPECT_NE(errorOf([] { defaultWindow(100, 0.5); }).find("rowCarries must be finite and >= 1"),
+            std::string::npos);
   EXPECT_EQ(defaultWindow(1ll << 40), 1024);
 }
 

@@ -44,4 +44,17 @@ std::int64_t defaultWindow(std::int64_t S) {
   return std::clamp<std::int64_t>(ceilSqrt(S), 16, 1024);
 }
 
+std::int64_t defaultWindow(std::int64_t S, double rowCarries) {
+  if (!(rowCarries >= 1.0) || !std::isfinite(rowCarries)) {
+    impl::invalidArgument("kfield::defaultWindow",
+                          "rowCarries must be finite and >= 1, got " + std::to_string(rowCarries));
+  }
+  if (rowCarries == 1.0) return defaultWindow(S);
+  if (S < 0)
+    impl::invalidArgument("kfield::defaultWindow", "S must be >= 0, got " + std::to_string(S));
+  return std::clamp<std::int64_t>(
+      ceilSqrt(static_cast<std::int64_t>(std::ceil(static_cast<double>(S) / rowCarries))), 16,
+      1024);
+}
+
 }  // namespace kfield

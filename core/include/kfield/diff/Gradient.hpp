@@ -68,8 +68,9 @@ class BasicGradient {
   // checkpoints, tape and adjoints): the unit of GradientOptions::budgetBytes.
   std::uint64_t bytesPerSample(std::int64_t longest, std::int64_t window = 0,
                                Tape tape = Tape::Carry) const {
-    return impl::passBytesPerSample(setup(window > 0 ? window : defaultWindow(longest), tape),
-                                    longest);
+    impl::PassSetup<ExecSpace> s = setup(1, tape);
+    s.window = window > 0 ? window : defaultWindowOf(s, longest);
+    return impl::passBytesPerSample(s, longest);
   }
 
   // The reverse of one round's graph: its vjp steps, joins and snapshots.
@@ -86,6 +87,14 @@ class BasicGradient {
     sensors_(static_cast<std::size_t>(index * devices_ + device),
              static_cast<std::size_t>(sample)) =
         kfield::impl::sensorValue(kWho, sensor, device, value);
+  }
+  // The default window of a carry tape: its rows' size in carries balanced against the
+  // checkpoints (a compiled reverse's rows also hold the folds' results); of a values tape,
+  // defaultWindow(longest).
+  static std::int64_t defaultWindowOf(const impl::PassSetup<ExecSpace>& s, std::int64_t longest) {
+    if (s.valuesOnTape) return defaultWindow(longest);
+    const impl::PassRows r = impl::passRows(s);
+    return defaultWindow(longest, r.carry > 0 ? double(r.tapeRow) / double(r.carry) : 1.0);
   }
   impl::PassSetup<ExecSpace> setup(std::int64_t window, Tape tape) const {
     impl::PassSetup<ExecSpace> s{program_,
@@ -214,10 +223,10 @@ GradientResult BasicGradient<ExecSpace>::run(const std::vector<std::int64_t>& st
                                             std::to_string(options.budgetBytes));
   }
   const std::int64_t longest = *std::max_element(stops.begin(), stops.end());
-  impl::PassSetup<ExecSpace> setup =
-      this->setup(options.window > 0 ? options.window : defaultWindow(longest), options.tape);
-  if (options.spill && options.spillAlways) setup.spill = options.spill.get();
+  impl::PassSetup<ExecSpace> setup = this->setup(1, options.tape);
   setup.compiledReverse = options.compiledReverse;
+  setup.window = options.window > 0 ? options.window : defaultWindowOf(setup, longest);
+  if (options.spill && options.spillAlways) setup.spill = options.spill.get();
   std::int64_t perPass = samples_;
   if (options.budgetBytes > 0) {
     std::uint64_t perSample = impl::passBytesPerSample(setup, longest);

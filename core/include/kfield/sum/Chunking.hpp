@@ -26,6 +26,9 @@ std::int64_t ceilSqrt(std::int64_t s);
 
 // The default recompute window for runs of up to S rounds: clamp(ceilSqrt(S), 16, 1024).
 std::int64_t defaultWindow(std::int64_t S);
+// With tape rows of rowCarries carries each (>= 1): clamp(ceilSqrt(ceil(S / rowCarries)), 16,
+// 1024), which balances S / W checkpoints against W rows (2 sqrt(rowCarries S) carries).
+std::int64_t defaultWindow(std::int64_t S, double rowCarries);
 
 // True for 1, 2, 4, ...
 constexpr bool isPowerOfTwo(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
