@@ -103,12 +103,12 @@ void registerCompiledReverses(const std::vector<CompiledReverseEntry>& reverses)
 }
 
 CompiledReverseEntry findCompiledReverse(const TracedProgram& program) {
-  if (!canCompileReverse(program)) return {nullptr, nullptr, 0, nullptr, nullptr, nullptr};
+  if (!canCompileReverse(program)) return {nullptr, nullptr, 0, 0, 0, nullptr, nullptr, nullptr};
   Registry& r = registry();
   std::lock_guard<std::mutex> guard(r.lock);
   const auto found = r.reverses.find(compiledReverseKey(program));
   return found == r.reverses.end()
-             ? CompiledReverseEntry{nullptr, nullptr, 0, nullptr, nullptr, nullptr}
+             ? CompiledReverseEntry{nullptr, nullptr, 0, 0, 0, nullptr, nullptr, nullptr}
              : found->second;
 }
 

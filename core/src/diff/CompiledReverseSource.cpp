@@ -13,6 +13,7 @@
 #include "kfield/sim/impl/Operations.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <sstream>
@@ -51,18 +52,21 @@ class ReverseWriter {
     // What the gather reads of the reader: values no row of the round's inputs holds.
     for (int f : folds_.gather) {
       const Op& op = p.valueOps[static_cast<std::size_t>(f)];
+      seeded_.emplace(op.out, static_cast<int>(seeded_.size()));
       for (std::int32_t r = 0; r < op.entryCount; ++r) {
         const EntryOp& x = entry(op, r);
         if (x.code == EntryCode::Local && !isRow(x.slot) &&
             p.valueOps[static_cast<std::size_t>(slotOp_[static_cast<std::size_t>(x.slot)])].code !=
                 OpCode::Param) {
-          taped_.insert(x.slot);
+          taped_.emplace(x.slot, static_cast<int>(taped_.size()));
         }
       }
     }
   }
 
   int foldPlanes() const { return static_cast<int>(foldTape_.size()); }
+  int valuePlanes() const { return static_cast<int>(taped_.size()); }
+  int adjointPlanes() const { return static_cast<int>(seeded_.size()); }
 
   void write(const std::string& function) {
     const std::size_t nOps = p_.valueOps.size();
@@ -84,8 +88,8 @@ class ReverseWriter {
     for (std::size_t i = nOps; i-- > 0;) backward(i);
     for (int f : folds_.gather) {  // the gather's seeds
       const std::int32_t out = p_.valueOps[static_cast<std::size_t>(f)].out;
-      o_ << "  { double* t = a.adjoints + (" << out << " * ds + d) * live + s0; " << kLoop
-         << " t[s] = " << adjoint(out) << "[s]; }\n";
+      o_ << "  { double* t = a.adjoints + (" << seeded_.at(out) << " * ds + d) * live + s0; "
+         << kLoop << " t[s] = " << adjoint(out) << "[s]; }\n";
     }
     o_ << "}\n\n";
     header(function + "_gather_block", "h");
@@ -111,8 +115,10 @@ class ReverseWriter {
   const TracedProgram& p_;
   std::ostream& o_;
   const impl::ReverseFolds folds_;
-  std::vector<int> slotOp_;       // the value op that writes each slot
-  std::set<std::int32_t> taped_;  // slots the own step keeps for the gather's entry programs
+  std::vector<int> slotOp_;  // the value op that writes each slot
+  // Slots the own step keeps for the gather's entry programs, and the gathering folds' results
+  // whose adjoints it keeps: their planes in CompiledReverseArgs::values and ::adjoints.
+  std::map<std::int32_t, int> taped_, seeded_;
   std::map<std::int32_t, std::string> exported_;  // export plane -> this round's value (array)
   std::map<std::size_t, int> foldTape_;           // value op -> its plane on the fold tape
 
@@ -250,8 +256,8 @@ class ReverseWriter {
     if (op.out < 0) return;
     o_ << "  (void)" << out << ";\n";
     if (!recording && taped_.count(op.out) != 0) {
-      o_ << "  { double* t = a.values + (" << op.out << " * ds + d) * live + s0; " << kLoop
-         << " t[s] = " << out << "[s]; }\n";
+      o_ << "  { double* t = a.values + (" << taped_.at(op.out) << " * ds + d) * live + s0; "
+         << kLoop << " t[s] = " << out << "[s]; }\n";
     }
   }
 
@@ -316,7 +322,7 @@ class ReverseWriter {
                                                                      : "r.stateStride";
             o_ << "    const double* " << q << " = " << row(rows, w.plane, "d", stride) << ";\n";
           } else {
-            o_ << "    const double* " << q << " = a.values + (" << x.slot
+            o_ << "    const double* " << q << " = a.values + (" << taped_.at(x.slot)
                << " * ds + d) * live + s0;\n";
           }
           break;
@@ -592,7 +598,8 @@ class ReverseWriter {
       const auto i = static_cast<std::size_t>(f);
       const Op& op = p_.valueOps[i];
       const bool select = op.fold == FoldCode::Min || op.fold == FoldCode::Max;
-      o_ << "    {\n    const double* G = a.adjoints + (" << op.out << " * ds + d) * live + s0;\n";
+      o_ << "    {\n    const double* G = a.adjoints + (" << seeded_.at(op.out)
+         << " * ds + d) * live + s0;\n";
       if (select) {
         o_ << "    const double* sel = a.selected + (" << folds_.selectedRow[i]
            << " * ds + d) * a.selectedStride + s0;\n";
@@ -634,7 +641,7 @@ std::string compiledReversesSource(const std::vector<TracedProgram>& programs,
   std::set<std::string> taken, keys;
   std::vector<std::string> names;
   std::vector<const TracedProgram*> kept;
-  std::vector<int> foldPlanes;
+  std::vector<std::array<int, 3>> planes;  // fold tape, values, adjoints
   for (const TracedProgram& p : programs) {
     std::string why;
     if (!canCompileReverse(p, &why)) kfield::impl::invalidArgument(kWho, why);
@@ -643,15 +650,16 @@ std::string compiledReversesSource(const std::vector<TracedProgram>& programs,
     kept.push_back(&p);
     ReverseWriter writer(p, o);
     writer.write(names.back());
-    foldPlanes.push_back(writer.foldPlanes());
+    planes.push_back({writer.foldPlanes(), writer.valuePlanes(), writer.adjointPlanes()});
   }
   o << "}  // namespace\n\n";
   if (!where.space.empty()) o << "namespace " << where.space << " {\n\n";
   o << "std::vector<kfield::diff::CompiledReverseEntry> " << where.name << "() {\n  return {\n";
   for (std::size_t i = 0; i < kept.size(); ++i) {
     o << "      {" << kfield::impl::source::literal(compiledReverseKey(*kept[i])) << ",\n       "
-      << kfield::impl::source::literal(kept[i]->name) << ", " << foldPlanes[i] << ", &" << names[i]
-      << "_record, &" << names[i] << "_own, &" << names[i] << "_gather},\n";
+      << kfield::impl::source::literal(kept[i]->name) << ", " << planes[i][0] << ", "
+      << planes[i][1] << ", " << planes[i][2] << ", &" << names[i] << "_record, &" << names[i]
+      << "_own, &" << names[i] << "_gather},\n";
   }
   o << "  };\n}\n";
   if (!where.space.empty()) o << "\n}  // namespace " << where.space << "\n";

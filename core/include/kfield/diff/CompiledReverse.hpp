@@ -32,7 +32,8 @@ struct CompiledReverseArgs {
   CompiledRoundArgs round;
   // Fold plane x device x live: the record step's folds' results (CompiledReverseEntry).
   double* foldTape = nullptr;
-  // Slot x device x live, the reversal's value slots: what the own step keeps for the gather.
+  // What the own step keeps for the gather, plane x device x live (CompiledReverseEntry): the
+  // values the gather's entry programs read, the gathering folds' results' adjoints.
   double* values = nullptr;
   double* adjoints = nullptr;
   double* stateAdjoint = nullptr;  // state x device rows
@@ -64,6 +65,8 @@ struct CompiledReverseEntry {
   const char* key;      // compiledReverseKey of the program
   const char* program;  // its name when compiled
   int foldPlanes;       // planes of the fold tape
+  int valuePlanes;      // planes of CompiledReverseArgs::values
+  int adjointPlanes;    // planes of CompiledReverseArgs::adjoints
   // record: round.exportsNow (and the states, in place) receive the next carry.
   CompiledReverseStep record, own, gather;
 };

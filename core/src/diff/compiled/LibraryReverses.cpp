@@ -118,7 +118,7 @@ void reverse_hop_gradient_own_block(const kfield::diff::CompiledReverseArgs& a, 
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g1[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g1[s]; }
 }
 
 template <int W>
@@ -136,7 +136,7 @@ void reverse_hop_gradient_gather_block(const kfield::diff::CompiledReverseArgs& 
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (1 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* sel = a.selected + (0 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -301,7 +301,7 @@ void reverse_distance_gradient_own_block(const kfield::diff::CompiledReverseArgs
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g1[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g1[s]; }
 }
 
 template <int W>
@@ -319,7 +319,7 @@ void reverse_distance_gradient_gather_block(const kfield::diff::CompiledReverseA
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (1 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* sel = a.selected + (0 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     const double q1 = r.lengths ? r.lengths[k] : 0.0;
@@ -517,7 +517,7 @@ void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std
   (void)x0;
   const double* v4 = a.foldTape + (1 * ds + d) * live + s0;
   (void)v4;
-  { double* t = a.values + (4 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v4[s]; }
+  { double* t = a.values + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v4[s]; }
   const double* v5 = a.foldTape + (2 * ds + d) * live + s0;
   (void)v5;
   double v6[W];
@@ -701,9 +701,9 @@ void reverse_broadcast_own_block(const kfield::diff::CompiledReverseArgs& a, std
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g2[s]; }
-  { double* t = a.adjoints + (4 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g4[s]; }
-  { double* t = a.adjoints + (5 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g5[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g2[s]; }
+  { double* t = a.adjoints + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g4[s]; }
+  { double* t = a.adjoints + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g5[s]; }
 }
 
 template <int W>
@@ -721,7 +721,7 @@ void reverse_broadcast_gather_block(const kfield::diff::CompiledReverseArgs& a, 
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (2 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* sel = a.selected + (0 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     const double q1 = r.lengths ? r.lengths[k] : 0.0;
@@ -746,7 +746,7 @@ void reverse_broadcast_gather_block(const kfield::diff::CompiledReverseArgs& a, 
     }
     }
     {
-    const double* G = a.adjoints + (4 * ds + d) * live + s0;
+    const double* G = a.adjoints + (1 * ds + d) * live + s0;
     const double* sel = a.selected + (1 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     const double q1 = r.lengths ? r.lengths[k] : 0.0;
@@ -771,11 +771,11 @@ void reverse_broadcast_gather_block(const kfield::diff::CompiledReverseArgs& a, 
     }
     }
     {
-    const double* G = a.adjoints + (5 * ds + d) * live + s0;
+    const double* G = a.adjoints + (2 * ds + d) * live + s0;
     const double* sel = a.selected + (2 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     const double q1 = r.lengths ? r.lengths[k] : 0.0;
-    const double* q3 = a.values + (4 * ds + d) * live + s0;
+    const double* q3 = a.values + (0 * ds + d) * live + s0;
     const double* q5 = r.exportsPrev + (1 * ds + j) * xs + s0;
     const double q6 = c[48];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -1034,7 +1034,7 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
   (void)x0;
   const double* v5 = a.foldTape + (1 * ds + d) * live + s0;
   (void)v5;
-  { double* t = a.values + (5 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v5[s]; }
+  { double* t = a.values + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v5[s]; }
   double v6[W];
   { const double u = r.ids ? double(r.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v6[s] = u; }
   (void)v6;
@@ -1058,7 +1058,7 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
   double v12[W];
   { const double u = r.ids ? double(r.ids[d]) : double(d); KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v12[s] = u; }
   (void)v12;
-  { double* t = a.values + (12 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v12[s]; }
+  { double* t = a.values + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v12[s]; }
   double x2[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x2[s] = v11[s];
   (void)x2;
@@ -1274,10 +1274,10 @@ void reverse_collect_sum_own_block(const kfield::diff::CompiledReverseArgs& a, s
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g2[s]; }
-  { double* t = a.adjoints + (5 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g5[s]; }
-  { double* t = a.adjoints + (7 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g7[s]; }
-  { double* t = a.adjoints + (13 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g13[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g2[s]; }
+  { double* t = a.adjoints + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g5[s]; }
+  { double* t = a.adjoints + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g7[s]; }
+  { double* t = a.adjoints + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g13[s]; }
 }
 
 template <int W>
@@ -1295,7 +1295,7 @@ void reverse_collect_sum_gather_block(const kfield::diff::CompiledReverseArgs& a
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (2 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* sel = a.selected + (0 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -1310,7 +1310,7 @@ void reverse_collect_sum_gather_block(const kfield::diff::CompiledReverseArgs& a
     }
     }
     {
-    const double* G = a.adjoints + (5 * ds + d) * live + s0;
+    const double* G = a.adjoints + (1 * ds + d) * live + s0;
     const double* sel = a.selected + (1 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -1325,10 +1325,10 @@ void reverse_collect_sum_gather_block(const kfield::diff::CompiledReverseArgs& a
     }
     }
     {
-    const double* G = a.adjoints + (7 * ds + d) * live + s0;
+    const double* G = a.adjoints + (2 * ds + d) * live + s0;
     const double* sel = a.selected + (2 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
-    const double* q1 = a.values + (5 * ds + d) * live + s0;
+    const double* q1 = a.values + (0 * ds + d) * live + s0;
     const double* q3 = r.exportsPrev + (1 * ds + j) * xs + s0;
     const double q4 = c[66];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -1365,9 +1365,9 @@ void reverse_collect_sum_gather_block(const kfield::diff::CompiledReverseArgs& a
     }
     }
     {
-    const double* G = a.adjoints + (13 * ds + d) * live + s0;
+    const double* G = a.adjoints + (3 * ds + d) * live + s0;
     const double* q0 = r.exportsPrev + (2 * ds + j) * xs + s0;
-    const double* q1 = a.values + (12 * ds + d) * live + s0;
+    const double* q1 = a.values + (1 * ds + d) * live + s0;
     const double* q3 = r.exportsPrev + (3 * ds + j) * xs + s0;
     const double q4 = c[72];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -1642,7 +1642,7 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
   (void)x2;
   const double* v8 = a.foldTape + (3 * ds + d) * live + s0;
   (void)v8;
-  { double* t = a.values + (8 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v8[s]; }
+  { double* t = a.values + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v8[s]; }
   const double* v9 = a.foldTape + (4 * ds + d) * live + s0;
   (void)v9;
   double v10[W];
@@ -1880,11 +1880,11 @@ void reverse_election_own_block(const kfield::diff::CompiledReverseArgs& a, std:
   }
   { double* t = a.exportAdjoint + (0 * ds + d) * a.exportAdjointStride + s0;   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { g0[s] += t[s]; t[s] = 0.0; }
   }
-  { double* t = a.adjoints + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g1[s]; }
-  { double* t = a.adjoints + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g3[s]; }
-  { double* t = a.adjoints + (6 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g6[s]; }
-  { double* t = a.adjoints + (8 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g8[s]; }
-  { double* t = a.adjoints + (9 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g9[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g1[s]; }
+  { double* t = a.adjoints + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g3[s]; }
+  { double* t = a.adjoints + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g6[s]; }
+  { double* t = a.adjoints + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g8[s]; }
+  { double* t = a.adjoints + (4 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g9[s]; }
 }
 
 template <int W>
@@ -1902,7 +1902,7 @@ void reverse_election_gather_block(const kfield::diff::CompiledReverseArgs& a, s
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (1 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* sel = a.selected + (0 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -1917,7 +1917,7 @@ void reverse_election_gather_block(const kfield::diff::CompiledReverseArgs& a, s
     }
     }
     {
-    const double* G = a.adjoints + (3 * ds + d) * live + s0;
+    const double* G = a.adjoints + (1 * ds + d) * live + s0;
     const double* sel = a.selected + (1 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (1 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -1932,7 +1932,7 @@ void reverse_election_gather_block(const kfield::diff::CompiledReverseArgs& a, s
     }
     }
     {
-    const double* G = a.adjoints + (6 * ds + d) * live + s0;
+    const double* G = a.adjoints + (2 * ds + d) * live + s0;
     const double* sel = a.selected + (2 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (2 * ds + j) * xs + s0;
     const double q1 = r.lengths ? r.lengths[k] : 0.0;
@@ -1957,7 +1957,7 @@ void reverse_election_gather_block(const kfield::diff::CompiledReverseArgs& a, s
     }
     }
     {
-    const double* G = a.adjoints + (8 * ds + d) * live + s0;
+    const double* G = a.adjoints + (3 * ds + d) * live + s0;
     const double* sel = a.selected + (3 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (2 * ds + j) * xs + s0;
     const double q1 = r.lengths ? r.lengths[k] : 0.0;
@@ -1982,11 +1982,11 @@ void reverse_election_gather_block(const kfield::diff::CompiledReverseArgs& a, s
     }
     }
     {
-    const double* G = a.adjoints + (9 * ds + d) * live + s0;
+    const double* G = a.adjoints + (4 * ds + d) * live + s0;
     const double* sel = a.selected + (4 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (2 * ds + j) * xs + s0;
     const double q1 = r.lengths ? r.lengths[k] : 0.0;
-    const double* q3 = a.values + (8 * ds + d) * live + s0;
+    const double* q3 = a.values + (0 * ds + d) * live + s0;
     const double* q5 = r.exportsPrev + (3 * ds + j) * xs + s0;
     const double q6 = c[68];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -2168,7 +2168,7 @@ void reverse_gossip_max_own_block(const kfield::diff::CompiledReverseArgs& a, st
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g2[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g2[s]; }
 }
 
 template <int W>
@@ -2186,7 +2186,7 @@ void reverse_gossip_max_gather_block(const kfield::diff::CompiledReverseArgs& a,
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (2 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* sel = a.selected + (0 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -2326,7 +2326,7 @@ void reverse_consensus_own_block(const kfield::diff::CompiledReverseArgs& a, std
   }
   });
   (void)v2;
-  { double* t = a.values + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
+  { double* t = a.values + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v2[s]; }
   const double* v3 = a.foldTape + (0 * ds + d) * live + s0;
   (void)v3;
   double v4[W];
@@ -2410,7 +2410,7 @@ void reverse_consensus_own_block(const kfield::diff::CompiledReverseArgs& a, std
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g3[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g3[s]; }
 }
 
 template <int W>
@@ -2428,9 +2428,9 @@ void reverse_consensus_gather_block(const kfield::diff::CompiledReverseArgs& a, 
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (3 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
-    const double* q1 = a.values + (2 * ds + d) * live + s0;
+    const double* q1 = a.values + (0 * ds + d) * live + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double g = G[s];
       if (g == 0.0) continue;
@@ -2626,7 +2626,7 @@ void reverse_scaled_distance_own_block(const kfield::diff::CompiledReverseArgs& 
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g2[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g2[s]; }
 }
 
 template <int W>
@@ -2644,7 +2644,7 @@ void reverse_scaled_distance_gather_block(const kfield::diff::CompiledReverseArg
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (2 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* sel = a.selected + (0 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     const double q1 = r.lengths ? r.lengths[k] : 0.0;
@@ -2810,7 +2810,7 @@ void reverse_learned_consensus_own_block(const kfield::diff::CompiledReverseArgs
   }
   });
   (void)v3;
-  { double* t = a.values + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
+  { double* t = a.values + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
   const double* v4 = a.foldTape + (0 * ds + d) * live + s0;
   (void)v4;
   double v5[W];
@@ -2899,7 +2899,7 @@ void reverse_learned_consensus_own_block(const kfield::diff::CompiledReverseArgs
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (4 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g4[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g4[s]; }
 }
 
 template <int W>
@@ -2917,9 +2917,9 @@ void reverse_learned_consensus_gather_block(const kfield::diff::CompiledReverseA
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (4 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
-    const double* q1 = a.values + (3 * ds + d) * live + s0;
+    const double* q1 = a.values + (0 * ds + d) * live + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
       const double g = G[s];
       if (g == 0.0) continue;
@@ -3109,7 +3109,7 @@ void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs
   double v3[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) v3[s] = v0[s] == 1.0 ? c[10] : v2[s];
   (void)v3;
-  { double* t = a.values + (3 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
+  { double* t = a.values + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = v3[s]; }
   double x0[W];
   KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) x0[s] = v3[s];
   (void)x0;
@@ -3287,9 +3287,9 @@ void reverse_collect_multipath_own_block(const kfield::diff::CompiledReverseArgs
     double* t = a.sensorAdjoint + (a.sensorRow[0] * ds + d) * a.sensorAdjointStride + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) { t[s] += g0[s]; }
   }
-  { double* t = a.adjoints + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g1[s]; }
-  { double* t = a.adjoints + (5 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g5[s]; }
-  { double* t = a.adjoints + (6 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g6[s]; }
+  { double* t = a.adjoints + (0 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g1[s]; }
+  { double* t = a.adjoints + (1 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g5[s]; }
+  { double* t = a.adjoints + (2 * ds + d) * live + s0; KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) t[s] = g6[s]; }
 }
 
 template <int W>
@@ -3307,7 +3307,7 @@ void reverse_collect_multipath_gather_block(const kfield::diff::CompiledReverseA
     (void)d, (void)k, (void)j;
     if (d == h) continue;
     {
-    const double* G = a.adjoints + (1 * ds + d) * live + s0;
+    const double* G = a.adjoints + (0 * ds + d) * live + s0;
     const double* sel = a.selected + (0 * ds + d) * a.selectedStride + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -3322,9 +3322,9 @@ void reverse_collect_multipath_gather_block(const kfield::diff::CompiledReverseA
     }
     }
     {
-    const double* G = a.adjoints + (5 * ds + d) * live + s0;
+    const double* G = a.adjoints + (1 * ds + d) * live + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
-    const double* q1 = a.values + (3 * ds + d) * live + s0;
+    const double* q1 = a.values + (0 * ds + d) * live + s0;
     const double q3 = c[43];
     const double q4 = c[44];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -3359,9 +3359,9 @@ void reverse_collect_multipath_gather_block(const kfield::diff::CompiledReverseA
     }
     }
     {
-    const double* G = a.adjoints + (6 * ds + d) * live + s0;
+    const double* G = a.adjoints + (2 * ds + d) * live + s0;
     const double* q0 = r.exportsPrev + (0 * ds + j) * xs + s0;
-    const double* q1 = a.values + (3 * ds + d) * live + s0;
+    const double* q1 = a.values + (0 * ds + d) * live + s0;
     const double* q3 = r.exportsPrev + (1 * ds + j) * xs + s0;
     const double q4 = c[50];
     KFIELD_IMPL_INDEPENDENT for (std::int64_t s = 0; s < n; ++s) {
@@ -3442,25 +3442,25 @@ namespace kfield::diff::impl {
 std::vector<kfield::diff::CompiledReverseEntry> libraryCompiledReverses() {
   return {
       {"kfield-reverse-1;slots 4;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,2,1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0",
-       "hop-gradient", 1, &reverse_hop_gradient_record, &reverse_hop_gradient_own, &reverse_hop_gradient_gather},
+       "hop-gradient", 1, 0, 1, &reverse_hop_gradient_record, &reverse_hop_gradient_own, &reverse_hop_gradient_gather},
       {"kfield-reverse-1;slots 3;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,2,0,-1,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,2,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0",
-       "distance-gradient", 1, &reverse_distance_gradient_record, &reverse_distance_gradient_own, &reverse_distance_gradient_gather},
+       "distance-gradient", 1, 0, 1, &reverse_distance_gradient_record, &reverse_distance_gradient_own, &reverse_distance_gradient_gather},
       {"kfield-reverse-1;slots 9;sensors 2;exports 2;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,3,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,4,-1,-1,-1,-1,-1,-1,0,0,1,3,3,-1,0,-1,-1,0,-1;32,5,-1,-1,-1,-1,-1,-1,0,0,1,6,8,-1,0,-1,-1,0,-1;18,6,4,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,7,6,5,1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,8,0,1,7,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,8,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,8,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,4,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0",
-       "broadcast", 3, &reverse_broadcast_record, &reverse_broadcast_own, &reverse_broadcast_gather},
+       "broadcast", 3, 1, 3, &reverse_broadcast_record, &reverse_broadcast_own, &reverse_broadcast_gather},
       {"kfield-reverse-1;slots 15;sensors 2;exports 4;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,1,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,3,2,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,4,0,-1,3,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,4,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,5,-1,-1,-1,-1,-1,-1,0,0,1,1,1,-1,0,-1,-1,0,-1;1,6,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,6,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,7,-1,-1,-1,-1,-1,-1,0,0,1,2,6,-1,0,-1,-1,0,-1;22,8,4,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;22,9,5,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;25,10,8,9,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,11,10,-1,7,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;1,12,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,11,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;32,13,-1,-1,-1,-1,-1,-1,0,2,1,8,6,-1,0,-1,-1,0,-1;11,14,1,13,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,14,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,14,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,5,0;11,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,12,0;11,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0",
-       "collect-sum", 4, &reverse_collect_sum_record, &reverse_collect_sum_own, &reverse_collect_sum_gather},
+       "collect-sum", 4, 2, 4, &reverse_collect_sum_record, &reverse_collect_sum_own, &reverse_collect_sum_gather},
       {"kfield-reverse-1;slots 13;sensors 0;exports 4;edges 0;states 0;output 1;ops;1,0,-1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,0,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,0,0,1,-1,0,-1,-1,0,-1;15,2,0,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,2,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,0,0,1,1,-1,0,-1,-1,0,-1;15,4,2,3,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;22,5,4,0,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,6,-1,-1,-1,-1,-1,-1,0,0,1,2,3,-1,0,-1,-1,0,-1;26,7,5,-1,6,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,7,-1,-1,-1,-1,2,0,0,0,0,0,-1,0,-1,-1,0,-1;32,8,-1,-1,-1,-1,-1,-1,0,0,1,5,3,-1,0,-1,-1,0,-1;32,9,-1,-1,-1,-1,-1,-1,0,0,1,8,8,-1,0,-1,-1,0,-1;18,10,8,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,11,10,9,0,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,12,5,0,11,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,12,-1,-1,-1,-1,3,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,12,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,2,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;4,0,1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,8,0;11,2,3,-1,-1,0,-1,-1,0;0,-1,-1,-1,3,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,4,5,6,-1,0,-1,-1,0",
-       "election", 5, &reverse_election_record, &reverse_election_own, &reverse_election_gather},
+       "election", 5, 1, 5, &reverse_election_record, &reverse_election_own, &reverse_election_gather},
       {"kfield-reverse-1;slots 4;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;30,1,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,1,0,0,1,-1,0,-1,-1,0,-1;16,3,0,2,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,1,0",
-       "gossip-max", 1, &reverse_gossip_max_record, &reverse_gossip_max_own, &reverse_gossip_max_gather},
+       "gossip-max", 1, 0, 1, &reverse_gossip_max_record, &reverse_gossip_max_own, &reverse_gossip_max_gather},
       {"kfield-reverse-1;slots 6;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;30,1,0,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,4,0,0,1,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,2,1,1,3,-1,0,-1,-1,0,-1;13,4,3,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;11,5,2,4,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,5,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,5,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,1,0;0,-1,-1,-1,0,0,-1,1,0;2,-1,-1,-1,-1,0,-1,2,0;5,0,1,-1,-1,0,-1,-1,0",
-       "consensus", 1, &reverse_consensus_record, &reverse_consensus_own, &reverse_consensus_gather},
+       "consensus", 1, 1, 1, &reverse_consensus_record, &reverse_consensus_own, &reverse_consensus_gather},
       {"kfield-reverse-1;slots 4;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;2,1,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,2,-1,-1,-1,-1,-1,-1,0,0,1,0,5,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;1,-1,-1,-1,-1,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,1,0;6,1,2,-1,-1,0,-1,-1,0;4,0,3,-1,-1,0,-1,-1,0",
-       "scaled-distance", 1, &reverse_scaled_distance_record, &reverse_scaled_distance_own, &reverse_scaled_distance_gather},
+       "scaled-distance", 1, 0, 1, &reverse_scaled_distance_record, &reverse_scaled_distance_own, &reverse_scaled_distance_gather},
       {"kfield-reverse-1;slots 7;sensors 1;exports 1;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;2,1,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;30,2,0,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,3,-1,-1,-1,-1,-1,-1,0,4,0,0,1,-1,0,-1,-1,0,-1;32,4,-1,-1,-1,-1,-1,-1,0,2,1,1,3,-1,0,-1,-1,0,-1;13,5,4,1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;11,6,3,5,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,6,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,6,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,2,0;0,-1,-1,-1,0,0,-1,2,0;2,-1,-1,-1,-1,0,-1,3,0;5,0,1,-1,-1,0,-1,-1,0",
-       "learned-consensus", 1, &reverse_learned_consensus_record, &reverse_learned_consensus_own, &reverse_learned_consensus_gather},
+       "learned-consensus", 1, 1, 1, &reverse_learned_consensus_record, &reverse_learned_consensus_own, &reverse_learned_consensus_gather},
       {"kfield-reverse-1;slots 10;sensors 2;exports 2;edges 0;states 0;output 1;ops;0,0,-1,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;32,1,-1,-1,-1,-1,-1,-1,0,0,1,0,1,-1,0,-1,-1,0,-1;11,2,1,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;26,3,0,-1,2,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,3,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;0,4,-1,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;32,5,-1,-1,-1,-1,-1,-1,0,2,1,1,6,-1,0,-1,-1,0,-1;32,6,-1,-1,-1,-1,-1,-1,0,2,1,7,6,-1,0,-1,-1,0,-1;11,7,4,6,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;16,8,5,-1,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;14,9,7,8,-1,-1,-1,-1,0,0,0,0,0,-1,0,-1,-1,0,-1;31,-1,9,-1,-1,-1,-1,1,0,0,0,0,0,-1,0,-1,-1,0,-1;33,-1,7,-1,-1,-1,-1,0,0,0,0,0,0,-1,0,-1,-1,0,-1;entries;0,-1,-1,-1,0,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;10,0,1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0;0,-1,-1,-1,0,0,-1,-1,0;2,-1,-1,-1,-1,0,-1,3,0;14,0,1,-1,-1,0,-1,-1,0;0,-1,-1,-1,1,0,-1,-1,0;3,-1,-1,-1,-1,0,-1,-1,0;12,2,3,4,-1,0,-1,-1,0",
-       "collect-multipath", 3, &reverse_collect_multipath_record, &reverse_collect_multipath_own, &reverse_collect_multipath_gather},
+       "collect-multipath", 3, 1, 3, &reverse_collect_multipath_record, &reverse_collect_multipath_own, &reverse_collect_multipath_gather},
   };
 }
 

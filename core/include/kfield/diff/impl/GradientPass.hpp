@@ -82,7 +82,7 @@ CompiledReverseEntry compiledReverseOf(const PassSetup<ExecSpace>& setup) {
       if (e.own != nullptr) return e;
     }
   }
-  return CompiledReverseEntry{nullptr, nullptr, 0, nullptr, nullptr, nullptr};
+  return CompiledReverseEntry{nullptr, nullptr, 0, 0, 0, nullptr, nullptr, nullptr};
 }
 
 // Rows (of one sample each) of what a pass holds.
@@ -96,6 +96,9 @@ struct PassRows {
                                // exchanges' received adjoints and send seeds, and one
                                // round's values (Tape::Carry; compiled, also a spare carry)
   std::uint64_t values = 0;    // value slots x devices
+  // Compiled: the full values and their adjoints, held only for the samples' first round (the
+  // interpreted reverse's), after the checkpoints are released.
+  std::uint64_t firstRound = 0;
   kfield::impl::RoundPlanes<Kokkos::HostSpace>::Rows planes{};
 };
 
@@ -127,9 +130,17 @@ PassRows passRows(const PassSetup<ExecSpace>& setup) {
     selections += op.code == OpCode::Fold && (op.fold == FoldCode::Min || op.fold == FoldCode::Max);
   }
   const std::uint64_t edgeRows = pl.exports - pl.edgeRow;  // received adjoints, send seeds
+  // What the own step keeps for the gather (full slot planes for a part's halo), a spare carry.
+  const CompiledReverseEntry compiled = compiledReverseOf(setup);
+  const std::uint64_t kept =
+      compiled.own == nullptr ? total({r.values, setup.valuesOnTape ? 0 : r.values})
+      : setup.parts           ? product({2, r.values})
+                              : product({static_cast<std::uint64_t>(compiled.valuePlanes) +
+                                             static_cast<std::uint64_t>(compiled.adjointPlanes),
+                                         devices});
+  r.firstRound = compiled.own ? product({2, r.values}) : 0;
   r.adjoints = total(
-      {r.values, setup.valuesOnTape ? 0 : r.values, compiledReverseOf(setup).own ? r.carry : 0,
-       pl.states, pl.exports, product({2, edgeRows}),
+      {kept, compiled.own ? r.carry : 0, pl.states, pl.exports, product({2, edgeRows}),
        product({static_cast<std::uint64_t>(p.parameterWidth()) + differentiated + selections + 1,
                 devices})});
   return r;
@@ -144,9 +155,10 @@ std::uint64_t passBytesPerSample(const PassSetup<ExecSpace>& setup, std::int64_t
   using kfield::impl::product;
   // Spilled: one carry in memory, the one being written or read.
   const std::uint64_t checkpoints = setup.spill ? 1 : static_cast<std::uint64_t>(plan.count());
-  return product({kfield::impl::total({r.forward, product({checkpoints, r.carry}),
-                                       product({rows, r.tapeRow}), r.adjoints}),
-                  sizeof(double)});
+  return product(
+      {kfield::impl::total({r.forward, std::max(product({checkpoints, r.carry}), r.firstRound),
+                            product({rows, r.tapeRow}), r.adjoints}),
+       sizeof(double)});
 }
 
 // Samples [first, first + n) of the batch, their results into `result`.

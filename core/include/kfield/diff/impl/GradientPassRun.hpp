@@ -103,8 +103,9 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     const auto un = static_cast<std::uint64_t>(n), uw = static_cast<std::uint64_t>(widest);
     const std::uint64_t forward = product({rows.forward, un, 8});
     const std::uint64_t reverse =
-        product({total({setup.spill ? product({rows.carry, uw})
-                                    : static_cast<std::uint64_t>(checkpointAt.back()),
+        product({total({std::max(setup.spill ? product({rows.carry, uw})
+                                             : static_cast<std::uint64_t>(checkpointAt.back()),
+                                 product({rows.firstRound, uw})),
                         product({static_cast<std::uint64_t>(tapeRows), rows.tapeRow, uw}),
                         product({rows.adjoints, un})}),
                  8});
@@ -259,8 +260,12 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   // The reverse.
   const std::int64_t rowSize = static_cast<std::int64_t>(rows.tapeRow) * widest;
   Kokkos::View<double*, Memory> tape = buffer("kfield::diff::tape", tapeRows * rowSize);
+  // The compiled reverse (host backends, carry tape): every round but the samples' first.
+  const CompiledReverseEntry compiled = compiledReverseOf(setup);
+  // The interpreted reverse's values (Tape::Carry) and their adjoints (zeroed per round): with
+  // a compiled reverse, made for the samples' first round only, once the checkpoints are gone.
   Kokkos::View<double*, Memory> valueAdjoints =
-      buffer("kfield::diff::value_adjoints", V * widest);  // zeroed per round
+      buffer("kfield::diff::value_adjoints", compiled.own ? 0 : V * widest);
   const std::int64_t P = program.parameterWidth();
   std::vector<int> sensorRow(program.sensors.size(), -1);
   int differentiated = 0;
@@ -289,7 +294,23 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   // before the round, as a checkpoint holds it; the values are the round's run once more.
   const bool onTape = setup.valuesOnTape;
   Kokkos::View<double*, Memory> roundValues =
-      buffer("kfield::diff::round_values", onTape ? 0 : V * widest);
+      buffer("kfield::diff::round_values", onTape || compiled.own ? 0 : V * widest);
+  bool interpretedReady = !compiled.own;
+  auto interpretedBuffers = [&] {
+    if (interpretedReady) return;
+    interpretedReady = true;
+    checkpoints =
+        Kokkos::View<double*, Memory>();  // the last window's is loaded: none is read again
+    valueAdjoints = buffer("kfield::diff::value_adjoints", V * widest);
+    if (!onTape) roundValues = buffer("kfield::diff::round_values", V * widest);
+  };
+  // What the compiled own step keeps for the gather (a part's halo sends whole slot planes).
+  const std::int64_t keptValueRows = parts ? V : compiled.valuePlanes * devices;
+  const std::int64_t keptAdjointRows = parts ? V : compiled.adjointPlanes * devices;
+  Kokkos::View<double*, Memory> keptValues =
+      buffer("kfield::diff::kept_values", compiled.own ? keptValueRows * widest : 0);
+  Kokkos::View<double*, Memory> keptAdjoints =
+      buffer("kfield::diff::kept_adjoints", compiled.own ? keptAdjointRows * widest : 0);
   struct Row {
     double *values, *exportsPrev, *exportsNow, *presencePrev, *presenceNow, *stateKeys, *carry;
     double* folds;  // compiled: the round's folds' results (fold plane x device x w)
@@ -322,8 +343,6 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     Kokkos::deep_copy(space, Kokkos::subview(checkpoints, words), Kokkos::subview(staged, words));
     loadCarry(checkpoints.data(), count, plan.start(k));
   };
-  // The compiled reverse round (host backends, carry tape): every round but the samples' first.
-  const CompiledReverseEntry compiled = compiledReverseOf(setup);
   const std::vector<double> reverseConstants =
       compiled.own ? compiledReverseConstants(program) : std::vector<double>();
   // Where a record step's next carry goes when it is not the next tape row (the window's last
@@ -338,11 +357,11 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     Access::exchange(sim)->start(last, w);
     Access::exchange(sim)->finish(last, w);
   };
-  auto readersHalo = [&](const Row& r, std::int64_t w) {
+  auto readersHalo = [&](const Row& r, std::int64_t w, double* values, double* adjoints) {
     if (!parts) return;  // what the gather reads of the ghosts that read this part's devices
     kfield::impl::HaloPlanes<Memory> readers;
-    readers[0] = Plane<Memory>(onTape ? r.values : roundValues.data(), V, w);
-    readers[1] = Plane<Memory>(valueAdjoints.data(), V, w);
+    readers[0] = Plane<Memory>(values, V, w);
+    readers[1] = Plane<Memory>(adjoints, V, w);
     readers[2] = selected;
     readers[3] = onTape ? Plane<Memory>(r.presenceNow, Pk, w) : planes.presencePrev;
     readers[4] = receivedAdjoint;
@@ -364,8 +383,8 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     a.round.exportStride = w;
     a.foldTape = r.folds;
     auto stride = [](const Plane<Memory>& p) { return static_cast<std::int64_t>(p.stride(0)); };
-    a.values = roundValues.data();
-    a.adjoints = valueAdjoints.data();
+    a.values = keptValues.data();
+    a.adjoints = keptAdjoints.data();
     a.stateAdjoint = stateAdjoint.data();
     a.stateAdjointStride = stride(stateAdjoint);
     a.exportAdjoint = exportAdjoint.data();
@@ -390,7 +409,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     const CompiledReverseArgs a = compiledArgs(j);
     runCompiledStep(space, compiled.own, a, own.begin, own.end);
     if (gatherFolds.empty()) return;
-    readersHalo(rowAt(j), w);
+    readersHalo(rowAt(j), w, keptValues.data(), keptAdjoints.data());
     runCompiledStep(space, compiled.gather, a, own.begin, own.end);
   };
   // Round i from tape row i's carry into row i + 1's by the compiled round, with no copy
@@ -505,6 +524,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
   };
   auto stepBack = [&](idx_t j, idx_t w) {
     if (compiled.own && j > 0) return compiledStepBack(j, w);
+    interpretedBuffers();
     if (!onTape) {  // the round once more, from the carry before it, for its values
       loadCarry(rowAt(j).carry, w, j);
       Access::runRound(
@@ -529,7 +549,7 @@ void Pass<ExecSpace>::run(const PassSetup<ExecSpace>& setup,
     Kokkos::parallel_for("kfield::diff::reverse_own",
                          Kokkos::TeamPolicy<ExecSpace>(space, tiles, Tuning::teamSize()), ownStep);
     if (gatherFolds.empty() && edgeRows == 0) return;
-    readersHalo(r, w);
+    readersHalo(r, w, onTape ? r.values : roundValues.data(), valueAdjoints.data());
     ReverseGather<ExecSpace> back;
     configure(back, j, w);
     back.transposed = setup.transposed;
