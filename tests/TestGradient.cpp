@@ -1,6 +1,7 @@
 #include "support/ErrorOf.hpp"
 #include "support/FieldReference.hpp"
 #include "support/ProcessPrograms.hpp"
+#include "support/ReverseTestPrograms.hpp"
 #include "support/TempFolder.hpp"
 #include "support/TestSpaces.hpp"
 
@@ -26,16 +27,6 @@ TYPED_TEST_SUITE(Gradient, Spaces, SpaceNames);
 template <class Space>
 using Grad = diff::BasicGradient<Space>;
 
-// x_{t+1} = a x_t + b from x_0, on one device; the output is x.
-TracedProgram affineProgram() {
-  return trace(
-      [](Program& p) {
-        const Field<double> a = p.parameter("a"), b = p.parameter("b");
-        return p.remember(p.sense<double>("x0"), [&](Field<double> x) { return a * x + b; });
-      },
-      "affine");
-}
-
 // The distance gradient over edge lengths scaled by a learnable factor.
 TracedProgram scaledDistance() {
   return trace(
@@ -45,29 +36,13 @@ TracedProgram scaledDistance() {
       "scaled_distance");
 }
 
-// A small learnable update: consensus with a learnable rate, through tanh, exp and pow.
-TracedProgram neuralConsensus() {
-  return trace(
-      [](Program& p) {
-        const auto w = p.parameter("w", 3);
-        const Field<double> x0 = p.sense<double>("x");
-        return p.share(x0, [&](const NbrField<double>& x) {
-          const Field<double> mine = x.self();
-          const Field<double> pull = (x - mine).excludeSelf().sum();
-          const Field<double> h = tanh(w[0] * pull + w[1] * mine);
-          return mine + h * sigmoid(w[2]) + pow(exp(-mine * mine), 2.0) * 0.01;
-        });
-      },
-      "neural_consensus");
-}
-
 // Stop rounds around a window of 16, in no order: 0, 1, S, W, W +- 1, kW +- 1.
 const std::vector<std::int64_t> kStops{17, 0, 47, 1, 16, 49, 15, 33, 31, 50};
 
 TYPED_TEST(Gradient, AffineRecurrenceHasItsClosedForm) {
   const Network one = Network::grid(1, 1);
   const auto n = static_cast<std::int64_t>(kStops.size());
-  Grad<TypeParam> g(affineProgram(), one, n);
+  Grad<TypeParam> g(affineRecurrence(), one, n);
   g.parameter("a", {0.5}).parameter("b", {1.0}).loss(diff::Loss::Output).differentiate("x0");
   g.sensor("x0").fill(1.0);
   diff::GradientOptions o;
@@ -108,7 +83,7 @@ TYPED_TEST(Gradient, AffineRecurrenceHasItsClosedForm) {
 TYPED_TEST(Gradient, ScheduleCountsRoundsCheckpointsAndVjps) {
   const Network one = Network::grid(1, 1);
   const auto n = static_cast<std::int64_t>(kStops.size());
-  Grad<TypeParam> g(affineProgram(), one, n);
+  Grad<TypeParam> g(affineRecurrence(), one, n);
   g.parameter("a", {0.5}).parameter("b", {1.0}).loss(diff::Loss::Output);
   g.sensor("x0").fill(1.0);
   for (std::int64_t W : {1, 7, 16, 50, 64}) {

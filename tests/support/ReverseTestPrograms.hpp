@@ -11,28 +11,36 @@
 
 namespace kfield::test {
 
+// A state on one device: x_{t+1} = a x_t + b from x_0 (sensor x0); the output is x.
+inline TracedProgram affineRecurrence() {
+  return trace(
+      [](Program& p) {
+        const Field<double> a = p.parameter("a"), b = p.parameter("b");
+        return p.remember(p.sense<double>("x0"), [&](Field<double> x) { return a * x + b; });
+      },
+      "affine");
+}
+
+// A small learnable update: consensus with a learnable rate, through tanh, exp and pow.
+inline TracedProgram neuralConsensus() {
+  return trace(
+      [](Program& p) {
+        const auto w = p.parameter("w", 3);
+        const Field<double> x0 = p.sense<double>("x");
+        return p.share(x0, [&](const NbrField<double>& x) {
+          const Field<double> mine = x.self();
+          const Field<double> pull = (x - mine).excludeSelf().sum();
+          const Field<double> h = tanh(w[0] * pull + w[1] * mine);
+          return mine + h * sigmoid(w[2]) + pow(exp(-mine * mine), 2.0) * 0.01;
+        });
+      },
+      "neural_consensus");
+}
+
 inline std::vector<TracedProgram> reverseTestPrograms() {
   return {
-      // A state: x_{t+1} = a x_t + b.
-      trace(
-          [](Program& p) {
-            const Field<double> a = p.parameter("a"), b = p.parameter("b");
-            return p.remember(p.sense<double>("x0"), [&](Field<double> x) { return a * x + b; });
-          },
-          "reverse_affine"),
-      // A sum over the neighbors through tanh, sigmoid, exp and pow.
-      trace(
-          [](Program& p) {
-            const auto w = p.parameter("w", 3);
-            const Field<double> x0 = p.sense<double>("x");
-            return p.share(x0, [&](const NbrField<double>& x) {
-              const Field<double> mine = x.self();
-              const Field<double> pull = (x - mine).excludeSelf().sum();
-              const Field<double> h = tanh(w[0] * pull + w[1] * mine);
-              return mine + h * sigmoid(w[2]) + pow(exp(-mine * mine), 2.0) * 0.01;
-            });
-          },
-          "reverse_consensus"),
+      affineRecurrence(),
+      neuralConsensus(),
       // Min and max folds with entry programs of divisions, absolute values and edge lengths,
       // reading computed values and parameters; sqrt, log, mux, min, max, negation.
       trace(
