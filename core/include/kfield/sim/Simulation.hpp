@@ -20,6 +20,7 @@
 #include "kfield/sim/SimulationOptions.hpp"
 #include "kfield/sim/impl/Asynchronous.hpp"
 #include "kfield/sim/impl/Inputs.hpp"
+#include "kfield/sim/impl/Levels.hpp"
 #include "kfield/sim/impl/Mobility.hpp"
 #include "kfield/sim/impl/PlaneExchange.hpp"
 #include "kfield/sim/impl/RoundAssembly.hpp"
@@ -193,6 +194,12 @@ class BasicSimulation {
   // of the round is kept there.
   void round(std::int64_t live, bool trackChanges, bool writeOutput = true,
              const Kokkos::View<double*, Memory>& tape = {});
+  // Samples that sat out rounds get their last exports back into the "previous" planes, for
+  // the first `live` positions (exportsSwapped_).
+  void restoreExports(std::int64_t live);
+  // The kernel's round of devices [devices.begin, devices.end) (or of those entries of its
+  // list), tiled over the space's teams.
+  void launchRound(impl::RoundKernel<ExecSpace>& k, IndexRange devices);
   // The compiled round of devices [devices.begin, devices.end), in chunks across the space.
   void runCompiled(IndexRange devices, std::int64_t live, bool writeOutput);
   void runCompiled(const CompiledRoundArgs& args, IndexRange devices);
@@ -238,6 +245,11 @@ class BasicSimulation {
   Kokkos::View<int, Memory> clockTied_;
   Kokkos::View<std::int64_t*, Memory> sampleOfPosition() const;
   void runAsynchronous(const std::vector<std::int64_t>& roundsPerSample);
+  // The firings before each live position's horizon, level by level (Levels.hpp); false if
+  // two neighbors tie, where the steps must go on.
+  bool runLevels(std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon);
+  std::optional<impl::Levels<ExecSpace>> levels_;
+  bool useLevels_ = true;  // SimulationOptions::levels
   bool everyoneHeard_ = false;  // this step, on a lockstep schedule (runAsynchronous)
   bool everyoneFires_ = false;  // and every device of the live samples fires in it
   bool firesWhenOn_ = false;    // or every device on fires in it (runLockstep, devices off)
@@ -329,17 +341,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   if (trackChanges) k.changed = changed_;
   k.writeOutput = writeOutput || trackChanges;
   k.live = live;
-  for (std::int64_t p = 0; p < live; ++p) {  // a sample's last exports back into "previous"
-    char& swapped = exportsSwapped_[sampleAt_[p]];
-    if (!swapped) continue;
-    auto back = [&](const Plane<Memory>& prev, const Plane<Memory>& now) {
-      impl::copyColumns(space_, prev.data() + p, samples_, now.data() + p, samples_,
-                        static_cast<std::int64_t>(prev.extent(0)), 1);
-    };
-    back(planes_.exportsPrev, planes_.exportsNow);
-    back(planes_.presencePrev, planes_.presenceNow);
-    swapped = 0;
-  }
+  restoreExports(live);
   auto freshHost = Kokkos::create_mirror_view(fresh_);
   auto roundOfHost = Kokkos::create_mirror_view(roundOf_);
   k.anyFresh = false;
@@ -366,8 +368,6 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
     Kokkos::deep_copy(space_, overflow_, std::numeric_limits<std::int64_t>::max());
     k.overflow = overflow_;
   }
-  using Tuning = RoundTuning<ExecSpace>;
-  const std::int64_t teamSize = Tuning::teamSize();
   // The compiled round does what the kernel does where every device has run before, keeps its
   // values nowhere else and nothing is tracked.
   const bool compiled = compiled_ && useCompiled_ && tape.extent(0) == 0 && !trackChanges &&
@@ -375,18 +375,7 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   auto launch = [&](IndexRange devices) {  // the round of these devices
     if (devices.size() <= 0) return;
     if (compiled) return runCompiled(devices, live, k.writeOutput);
-    k.firstDevice = devices.begin;
-    k.endDevice = devices.end;
-    const impl::RoundScratch plan = impl::planRoundScratch(
-        k.slots, live, devices.size(), Tuning::kTileElements, Tuning::kLeastTileElements,
-        tape.extent(0) > 0 ? impl::kSaturated : impl::roundScratchLimit(Tuning::scratchLimit()),
-        std::max<std::int64_t>(1, static_cast<std::int64_t>(space_.concurrency()) / teamSize));
-    k.tileDevices = plan.tileDevices;
-    k.tiles = plan.tiles;
-    k.spill = plan.spill ? spillBuffer(plan) : Kokkos::View<double*, Memory>();
-    Kokkos::TeamPolicy<ExecSpace> policy(space_, plan.teams, teamSize);
-    Kokkos::parallel_for("kfield::sim::round",
-                         policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
+    launchRound(k, devices);
   };
   if (!exchange_) {
     launch(active_);
@@ -403,6 +392,39 @@ void BasicSimulation<ExecSpace>::round(std::int64_t live, bool trackChanges, boo
   for (std::int64_t p = live; p < samples_; ++p) exportsSwapped_[sampleAt_[p]] ^= 1;
   if (overflow_.extent(0) > 0 && !schedule_)
     checkOverflow(live);  // on a Schedule: after the clocks
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::restoreExports(std::int64_t live) {
+  for (std::int64_t p = 0; p < live; ++p) {
+    char& swapped = exportsSwapped_[sampleAt_[p]];
+    if (!swapped) continue;
+    auto back = [&](const Plane<Memory>& prev, const Plane<Memory>& now) {
+      impl::copyColumns(space_, prev.data() + p, samples_, now.data() + p, samples_,
+                        static_cast<std::int64_t>(prev.extent(0)), 1);
+    };
+    back(planes_.exportsPrev, planes_.exportsNow);
+    back(planes_.presencePrev, planes_.presenceNow);
+    swapped = 0;
+  }
+}
+
+template <class ExecSpace>
+void BasicSimulation<ExecSpace>::launchRound(impl::RoundKernel<ExecSpace>& k, IndexRange devices) {
+  using Tuning = RoundTuning<ExecSpace>;
+  const std::int64_t teamSize = Tuning::teamSize();
+  k.firstDevice = devices.begin;
+  k.endDevice = devices.end;
+  const impl::RoundScratch plan = impl::planRoundScratch(
+      k.slots, k.live, devices.size(), Tuning::kTileElements, Tuning::kLeastTileElements,
+      k.tape.extent(0) > 0 ? impl::kSaturated : impl::roundScratchLimit(Tuning::scratchLimit()),
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(space_.concurrency()) / teamSize));
+  k.tileDevices = plan.tileDevices;
+  k.tiles = plan.tiles;
+  k.spill = plan.spill ? spillBuffer(plan) : Kokkos::View<double*, Memory>();
+  Kokkos::TeamPolicy<ExecSpace> policy(space_, plan.teams, teamSize);
+  Kokkos::parallel_for("kfield::sim::round",
+                       policy.set_scratch_size(0, Kokkos::PerTeam(k.scratchBytes())), k);
 }
 
 // A spawn whose devices would hold more processes than its bound: the round kept the smallest
@@ -542,6 +564,7 @@ std::vector<std::int64_t> BasicSimulation<ExecSpace>::runUntilStable(std::int64_
 #include "kfield/sim/impl/SimulationCarrying.hpp"
 #include "kfield/sim/impl/SimulationCompiledRound.hpp"
 #include "kfield/sim/impl/SimulationInstances.hpp"
+#include "kfield/sim/impl/SimulationLevels.hpp"
 #include "kfield/sim/impl/SimulationSetup.hpp"
 
 #endif

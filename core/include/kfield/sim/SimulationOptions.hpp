@@ -25,6 +25,10 @@ struct SimulationOptions {
   // in time (1; a Schedule's period). The samples share the network: every run runs them all
   // the same rounds.
   std::optional<Motion> motion;
+  // On a jittered Schedule, the firings run level by level: a round over the devices that fire
+  // together, each level found from the last one's (sim/impl/Levels.hpp). false: in steps,
+  // each sweeping every device (the same bits; kept for ties, and to compare against).
+  bool levels = true;
 
   SimulationOptions() = default;
   // A schedule, a motion, or both: Simulation(program, network, samples, schedule) reads as

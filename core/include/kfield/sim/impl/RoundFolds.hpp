@@ -68,7 +68,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::neighborFold(
     // Which entries take part, as types: the loop has one test per entry, as a hand loop's.
     withChoices(visitSelf, others, [&](auto withSelf, auto withOthers) {
       threads(team, count, [&](std::int64_t dl) {
-        const std::int64_t d = first + dl;
+        const std::int64_t d = deviceAt(first + dl);
         const std::int64_t begin = offsets[d], end = offsets[d + 1];
         double acc = init;
         for (std::int64_t k = begin; k < end; ++k) {
@@ -87,7 +87,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::neighborFold(
   if (live == 1) {  // one sample on a schedule, scalar all through
     const bool others = visitOthers && !(anyFresh && fresh(0) != 0);
     threads(team, count, [&](std::int64_t dl) {
-      const std::int64_t d = first + dl;
+      const std::int64_t d = deviceAt(first + dl);
       double acc = init;
       // A device that does not fire this step keeps nothing it computes: no need to fold.
       const std::int64_t end = scheduled && !fires(d, 0) ? offsets[d] : offsets[d + 1];
@@ -104,7 +104,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::neighborFold(
     return;
   }
   threads(team, count, [&](std::int64_t dl) {
-    const std::int64_t d = first + dl;
+    const std::int64_t d = deviceAt(first + dl);
     double* acc = out + dl * live;
     lanes(team, live, [&](std::int64_t s) { acc[s] = init; });
     for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
@@ -202,7 +202,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::interpretedFold(
     return;
   }
   threads(team, count, [&](std::int64_t dl) {
-    const std::int64_t d = first + dl;
+    const std::int64_t d = deviceAt(first + dl);
     double* acc = out + dl * live;
     lanes(team, live, [&](std::int64_t s) { acc[s] = init; });
     for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
@@ -248,7 +248,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::lexicographicFold(const Team
     }
   }
   threads(team, count, [&](std::int64_t dl) {
-    const std::int64_t d = first + dl;
+    const std::int64_t d = deviceAt(first + dl);
     lanes(team, live, [&](std::int64_t s) {
       for (int c = 0; c < width; ++c) scratch[ops(index + c).out * stride + dl * live + s] = init;
     });
@@ -322,7 +322,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicFold(
   // loop tests them.
   withChoices(p.isMax, p.excludeSelf, [&](auto isMax, auto excludeSelf) {
     for (std::int64_t dl = 0; dl < count; ++dl) {
-      const std::int64_t d = first + dl;
+      const std::int64_t d = deviceAt(first + dl);
       double best[W];
       for (int c = 0; c < W; ++c) best[c] = p.init;
       for (std::int64_t k = offsets[d]; k < offsets[d + 1]; ++k) {
@@ -364,7 +364,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicFoldSample
   }
   if (plain) return fusedLexicographicMerge(p, first, count);
   for (std::int64_t dl = 0; dl < count; ++dl) {
-    const std::int64_t d = first + dl;
+    const std::int64_t d = deviceAt(first + dl);
     for (int c = 0; c < W; ++c) {
       double* o = p.out[c] + dl * n;
       for (std::int64_t s = 0; s < n; ++s) o[s] = init;
@@ -434,7 +434,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::fusedLexicographicMerge(
   for (int c = 0; c < W; ++c) add[c] = p.code[c] == EntryCode::Add ? 1 : 0;
   withChoices(p.isMax, true, [&](auto isMax, auto) {
     for (std::int64_t dl = 0; dl < count; ++dl) {
-      const std::int64_t d = first + dl;
+      const std::int64_t d = deviceAt(first + dl);
       double* o[W];
       for (int c = 0; c < W; ++c) {
         o[c] = p.out[c] + dl * n;

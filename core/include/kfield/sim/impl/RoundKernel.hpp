@@ -73,6 +73,12 @@ struct RoundKernel {
   // The devices a round computes: [firstDevice, endDevice), all of them when endDevice < 0
   // (one part of a distributed network computes its own, not its ghosts).
   std::int64_t firstDevice = 0, endDevice = -1;
+  // When not null: the devices a round computes are list[firstDevice, endDevice), not the
+  // range itself (the devices of one level of asynchronous firings, SimulationLevels.hpp).
+  const std::int32_t* list = nullptr;
+  KOKKOS_INLINE_FUNCTION std::int64_t deviceAt(std::int64_t i) const {
+    return list != nullptr ? std::int64_t(list[i]) : i;
+  }
   std::int64_t live = 0;  // samples taking this round: positions [0, live)
   std::int64_t tileDevices = 1;
   std::int64_t tiles = 0;  // a team walks tiles league_rank, + league_size, ...
@@ -199,11 +205,12 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION void forDevices(const Team& team, std::int64_t first, std::int64_t count,
                                          const F& f) const {
     if (live == 1) {  // one sample: no inner loop to set up per device
-      threads(team, count, [&](std::int64_t dl) { f(first + dl, 0, dl); });
+      threads(team, count, [&](std::int64_t dl) { f(deviceAt(first + dl), 0, dl); });
       return;
     }
     threads(team, count, [&](std::int64_t dl) {
-      lanes(team, live, [&](std::int64_t s) { f(first + dl, s, dl * live + s); });
+      const std::int64_t d = deviceAt(first + dl);
+      lanes(team, live, [&](std::int64_t s) { f(d, s, dl * live + s); });
     });
   }
 
@@ -426,7 +433,7 @@ struct RoundKernel {
   KOKKOS_INLINE_FUNCTION void forFoldEntries(const Op& op, std::int64_t first, std::int64_t count,
                                              const F& f) const {
     for (std::int64_t dl = 0; dl < count; ++dl) {
-      const std::int64_t d = first + dl;
+      const std::int64_t d = deviceAt(first + dl);
       for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
         const std::int64_t j = net.neighbors(k);
         const bool self = j == d;

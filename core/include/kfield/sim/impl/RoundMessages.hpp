@@ -133,7 +133,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::exchangeSend(const Team& tea
       // entry's samples at once; the device's own entry first (what it sends itself).
       EntryRow pairs;
       for (std::int64_t dl = 0; dl < count; ++dl) {
-        const std::int64_t d = first + dl;
+        const std::int64_t d = deviceAt(first + dl);
         const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
         std::int64_t self = begin;
         while (self < end && net.neighbors(self) != d) ++self;
@@ -176,7 +176,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::exchangeSend(const Team& tea
       block.size = 0;
     };
     for (std::int64_t dl = 0; dl < count; ++dl) {
-      const std::int64_t d = first + dl;
+      const std::int64_t d = deviceAt(first + dl);
       const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
       std::int64_t self = begin;
       while (self < end && net.neighbors(self) != d) ++self;
@@ -203,7 +203,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::exchangeSend(const Team& tea
       block.size = 0;
     };
     for (std::int64_t dl = 0; dl < count; ++dl) {
-      const std::int64_t d = first + dl;
+      const std::int64_t d = deviceAt(first + dl);
       for (std::int64_t k = net.offsets(d); k < net.offsets(d + 1); ++k) {
         const std::int64_t j = net.neighbors(k);
         for (std::int64_t s = 0; s < live; ++s) {
@@ -221,7 +221,7 @@ KOKKOS_INLINE_FUNCTION void RoundKernel<ExecSpace>::exchangeSend(const Team& tea
     return;
   }
   threads(team, count, [&](std::int64_t dl) {
-    const std::int64_t d = first + dl;
+    const std::int64_t d = deviceAt(first + dl);
     const std::int64_t begin = net.offsets(d), end = net.offsets(d + 1);
     std::int64_t self = begin;
     while (self < end && net.neighbors(self) != d) ++self;

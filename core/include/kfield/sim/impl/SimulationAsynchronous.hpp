@@ -66,7 +66,10 @@ void BasicSimulation<ExecSpace>::runAsynchronous(const std::vector<std::int64_t>
       roundsDone_[sampleAt_[p]] += roundsPerSample[sampleAt_[p]];
     return;
   }
-  for (;;) {
+  // Jittered: level by level, unless two neighbors tie (then the steps go on from there).
+  const bool levelsDone =
+      useLevels_ && schedule_->jitter != 0.0 && !exchange_ && runLevels(live, horizonHost);
+  for (; !levelsDone;) {
     const impl::Clock<ExecSpace> c = clock();
     checkHeard();
     // Lockstep: the mark moves the last step's firings on; the last mark, which finds none to

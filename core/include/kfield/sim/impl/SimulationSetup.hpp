@@ -27,6 +27,7 @@ BasicSimulation<ExecSpace>::BasicSimulation(TracedProgram program, const Network
     schedule->check(kWho);
     program_ = impl::keyedByClock(std::move(program_));
     schedule_ = schedule;
+    useLevels_ = options.levels;
   }
   const bool readsLengths =
       std::any_of(program_.entries.begin(), program_.entries.end(),
