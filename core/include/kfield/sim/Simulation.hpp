@@ -249,6 +249,7 @@ class BasicSimulation {
   // two neighbors tie, where the steps must go on.
   bool runLevels(std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon);
   std::optional<impl::Levels<ExecSpace>> levels_;
+  std::shared_ptr<impl::SampleRows<ExecSpace>> sampleRows_;  // several samples, once needed
   bool useLevels_ = true;  // SimulationOptions::levels
   bool everyoneHeard_ = false;  // this step, on a lockstep schedule (runAsynchronous)
   bool everyoneFires_ = false;  // and every device of the live samples fires in it

@@ -16,80 +16,68 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace kfield::impl {
 
 template <class ExecSpace>
 struct Levels {
   using Memory = typename ExecSpace::memory_space;
-  using List = Kokkos::View<std::int32_t*, Memory>;
+  using Firing = typename Clock<ExecSpace>::Firing;
 
   Kokkos::View<std::int32_t*, Memory> pending;  // per device
-  List lists[2];                                // this level's devices, and the next one's
-  // [0]: the next level's size; [1]: 1 once two neighbors tie before the horizon
-  Kokkos::View<std::int32_t[2], Memory> found;
+  Kokkos::View<std::int32_t*, Memory> list;     // a level's devices, in id order
+  Kokkos::View<int, Memory> tied;               // 1 once two neighbors tie before the horizon
 
   Levels() = default;
   explicit Levels(std::int64_t devices)
       : pending("kfield::sim::levels_pending", devices),
-        lists{List("kfield::sim::levels", devices), List("kfield::sim::levels", devices)},
-        found("kfield::sim::levels_found") {}
+        list("kfield::sim::levels", devices),
+        tied("kfield::sim::levels_tied") {}
 
-  // Where a level's bookkeeping puts what it finds (a kernel's copy of the views).
-  struct Sink {
-    Kokkos::View<std::int32_t*, Memory> pending;
-    List next;
-    Kokkos::View<std::int32_t[2], Memory> found;
-    KOKKOS_INLINE_FUNCTION void push(std::int32_t d) const {
-      next(Kokkos::atomic_fetch_add(&found(0), 1)) = d;
-    }
-    KOKKOS_INLINE_FUNCTION void tie() const { Kokkos::atomic_exchange(&found(1), 1); }
-  };
-  Sink sink(int next) const { return {pending, lists[next], found}; }
-
-  // The first level of position p (the clock's firing flags of the position set for it):
-  // returns its size in lists[0], or -1 if two neighbors tie.
-  std::int64_t start(ExecSpace space, const Clock<ExecSpace>& clock,
-                     const typename Clock<ExecSpace>::Firing& firing, std::int64_t p,
-                     double horizon) const {
-    Kokkos::deep_copy(space, found, 0);
-    const Sink out = sink(0);
+  // The first level of position p: its devices' firing flags set (the others' cleared), its
+  // size returned, or -1 if two neighbors tie.
+  std::int64_t start(ExecSpace space, const Clock<ExecSpace>& clock, const Firing& firing,
+                     std::int64_t p, double horizon) const {
+    Kokkos::deep_copy(space, tied, 0);
     const Clock<ExecSpace> c = clock;
+    const auto pendingOf = pending;
+    const auto tie = tied;
     Kokkos::parallel_for(
         "kfield::sim::levels_start", Kokkos::RangePolicy<ExecSpace>(space, 0, c.devices),
         KOKKOS_LAMBDA(std::int64_t d) {
           const double t = c.next(d, p);
           std::int32_t before = 0;
-          bool tied = false;
+          bool ties = false;
           for (std::int64_t k = c.net.offsets(d); k < c.net.offsets(d + 1); ++k) {
             const std::int64_t j = c.net.neighbors(k);
             const double u = c.next(j, p);
             before += j != d && u < t;
-            tied = tied || (j != d && u == t);
+            ties = ties || (j != d && u == t);
           }
-          out.pending(d) = before;
+          pendingOf(d) = before;
           const bool fires = t < horizon;
           firing(d, p) = before == 0 && fires ? c.turn(d, p) : 0;
-          if (before == 0 && fires) out.push(static_cast<std::int32_t>(d));
-          if (tied && fires) out.tie();
+          if (ties && fires) Kokkos::atomic_exchange(&tie(), 1);
         });
-    return foundSize(space);
+    return collect(space, firing, p, c.devices);
   }
 
-  // After the round of level `size` (in lists[now]): the devices that fired send what they
-  // sent (their export rows, now to previous: `exports` rows of export x device first, then
-  // the edge planes' rows of their network entries), move on, count afresh, and release their
-  // neighbors. Returns the next level's size (in lists[1 - now]), or -1 if two neighbors tie.
-  std::int64_t release(ExecSpace space, const Clock<ExecSpace>& clock,
-                       const typename Clock<ExecSpace>::Firing& firing,
+  // After the round of the level of `size` devices (in `list`): those that fired send what
+  // they sent (their export rows, now to previous: `exports` rows of export x device first,
+  // then the edge planes' rows of their network entries), move on, count afresh, and release
+  // their neighbors. Returns the next level's size (its devices' flags set, the others'
+  // cleared), or -1 if two neighbors tie.
+  std::int64_t release(ExecSpace space, const Clock<ExecSpace>& clock, const Firing& firing,
                        const RoundPlanes<Memory>& planes, std::int64_t exports,
-                       std::int64_t edgePlanes, int now, std::int64_t size, std::int64_t p,
+                       std::int64_t edgePlanes, std::int64_t size, std::int64_t p,
                        std::int64_t sample, double horizon) const {
-    Kokkos::deep_copy(space, found, 0);
-    const Sink out = sink(1 - now);
-    const List level = lists[now];
     const Clock<ExecSpace> c = clock;
     const RoundPlanes<Memory> r = planes;
+    const auto level = list;
+    const auto pendingOf = pending;
+    const auto tie = tied;
     const std::int64_t entries = static_cast<std::int64_t>(c.net.neighbors.extent(0));
     const bool keyed = r.presencePrev.extent(0) > 0;
     Kokkos::parallel_for(
@@ -115,35 +103,133 @@ struct Levels {
           c.moveOn(d, p, f, sample);
           const double t = c.next(d, p);
           std::int32_t before = 0;
-          bool tied = false;
+          bool ties = false;
           for (std::int64_t k = begin; k < end; ++k) {
             const std::int64_t j = c.net.neighbors(k);
             if (j == d) continue;
             const double u = c.next(j, p);
             before += u < t;
-            tied = tied || u == t;
+            ties = ties || u == t;
             // d came before j and no longer does: j waits on one neighbor fewer.
             if (was < u && !(t < u) &&
-                Kokkos::atomic_fetch_sub(&out.pending(j), std::int32_t(1)) == 1 && u < horizon) {
+                Kokkos::atomic_fetch_sub(&pendingOf(j), std::int32_t(1)) == 1 && u < horizon) {
               firing(j, p) = c.turn(j, p);
-              out.push(static_cast<std::int32_t>(j));
             }
           }
-          out.pending(d) = before;
+          pendingOf(d) = before;
           const bool fires = t < horizon;
           firing(d, p) = before == 0 && fires ? c.turn(d, p) : 0;
-          if (before == 0 && fires) out.push(static_cast<std::int32_t>(d));
-          if (tied && fires) out.tie();
+          if (ties && fires) Kokkos::atomic_exchange(&tie(), 1);
         });
-    return foundSize(space);
+    return collect(space, firing, p, c.devices);
   }
 
  private:
-  std::int64_t foundSize(ExecSpace space) const {
-    const auto host = Kokkos::create_mirror_view(found);
-    Kokkos::deep_copy(space, host, found);
-    space.fence();
-    return host(1) != 0 ? -1 : host(0);
+  // The devices flagged at position p into `list`, in id order (a scan over blocks of
+  // devices); their count, or -1 if two neighbors tie.
+  std::int64_t collect(ExecSpace space, const Firing& firing, std::int64_t p,
+                       std::int64_t devices) const {
+    constexpr std::int64_t kBlock = 64;
+    const auto level = list;
+    std::int64_t size = 0;
+    Kokkos::parallel_scan(
+        "kfield::sim::levels_collect",
+        Kokkos::RangePolicy<ExecSpace>(space, 0, (devices + kBlock - 1) / kBlock),
+        KOKKOS_LAMBDA(std::int64_t b, std::int64_t & at, bool last) {
+          const std::int64_t first = b * kBlock;
+          const std::int64_t end = first + kBlock < devices ? first + kBlock : devices;
+          if (!last) {
+            std::int64_t n = 0;
+            for (std::int64_t d = first; d < end; ++d) n += firing(d, p) != 0;
+            at += n;
+            return;
+          }
+          for (std::int64_t d = first; d < end; ++d) {
+            if (firing(d, p) != 0) level(at++) = static_cast<std::int32_t>(d);
+          }
+        },
+        size);
+    int anyTie = 0;
+    Kokkos::deep_copy(anyTie, tied);
+    return anyTie != 0 ? -1 : size;
+  }
+};
+
+// Blocks of sample positions copied out of the planes and back: each plane's column of a
+// position becomes a row of its own (the devices' values contiguous), so a position's levels
+// read its own values only, not the cache lines its neighbors' samples share.
+template <class ExecSpace>
+struct SampleRows {
+  using Memory = typename ExecSpace::memory_space;
+  using Firing = typename Clock<ExecSpace>::Firing;
+  static constexpr std::int64_t kBlock = 8;
+
+  RoundPlanes<Memory> rows;  // each plane kBlock x the planes' rows
+  Firing firing;             // kBlock x devices
+
+  SampleRows(const RoundPlanes<Memory>& planes, std::int64_t devices) : rows(planes) {
+    rows.forEach([&](Plane<Memory>& p) {
+      p = p.extent(0) > 0 ? Plane<Memory>("kfield::sim::sample_rows", kBlock, p.extent(0))
+                          : Plane<Memory>();
+    });
+    firing = Firing("kfield::sim::sample_firing", kBlock, devices);
+  }
+
+  // Whether the rows still have the planes' shapes (a moving network's edge planes change).
+  bool fits(RoundPlanes<Memory> planes) const {
+    RoundPlanes<Memory> mine = rows;
+    std::vector<std::size_t> a, b;
+    planes.forEach([&](Plane<Memory>& p) { a.push_back(p.extent(0)); });
+    mine.forEach([&](Plane<Memory>& p) { b.push_back(p.extent(1)); });
+    return a == b;
+  }
+
+  // Positions [first, first + m) of `planes` into rows 0 to m - 1 (back: the reverse, but the
+  // sensors, which no round writes).
+  void gather(ExecSpace space, RoundPlanes<Memory> planes, std::int64_t first,
+              std::int64_t m) const {
+    copy(space, planes, first, m, false);
+  }
+  void scatter(ExecSpace space, RoundPlanes<Memory> planes, std::int64_t first,
+               std::int64_t m) const {
+    copy(space, planes, first, m, true);
+  }
+
+  // Row q as planes of one sample position (devices' rows one value apart).
+  RoundPlanes<Memory> planesOf(std::int64_t q) const {
+    RoundPlanes<Memory> r = rows;
+    r.forEach([&](Plane<Memory>& p) {
+      if (p.extent(0) > 0) p = Plane<Memory>(p.data() + q * p.extent(1), p.extent(1), 1);
+    });
+    return r;
+  }
+  Firing firingOf(std::int64_t q) const {
+    return Firing(firing.data() + q * firing.extent(1), firing.extent(1), 1);
+  }
+
+ private:
+  void copy(ExecSpace space, RoundPlanes<Memory> planes, std::int64_t first, std::int64_t m,
+            bool back) const {
+    RoundPlanes<Memory> mine = rows;
+    std::vector<std::pair<Plane<Memory>, Plane<Memory>>> pairs;
+    planes.forEach([&](Plane<Memory>& p) { pairs.emplace_back(p, Plane<Memory>()); });
+    std::size_t i = 0;
+    mine.forEach([&](Plane<Memory>& p) { pairs[i++].second = p; });
+    for (std::size_t k = back ? 1 : 0; k < pairs.size(); ++k) {  // the sensors come first
+      const Plane<Memory> wide = pairs[k].first, narrow = pairs[k].second;
+      if (wide.extent(0) == 0) continue;
+      Kokkos::parallel_for(
+          "kfield::sim::sample_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, wide.extent(0)),
+          KOKKOS_LAMBDA(std::int64_t r) {
+            for (std::int64_t q = 0; q < m; ++q) {
+              if (back) {
+                wide(r, first + q) = narrow(q, r);
+              } else {
+                narrow(q, r) = wide(r, first + q);
+              }
+            }
+          });
+    }
   }
 };
 

@@ -14,7 +14,11 @@ bool BasicSimulation<ExecSpace>::runLevels(
     std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon) {
   if (!levels_) levels_.emplace(devices_);
   restoreExports(live);
-  const impl::Clock<ExecSpace> c = clock();
+  // Several samples: a block of positions at a time, each position's values in rows of their
+  // own (SampleRows).
+  using Rows = impl::SampleRows<ExecSpace>;
+  const bool byRows = samples_ > 1;
+  if (byRows && !(sampleRows_ && sampleRows_->fits(planes_))) sampleRows_ = std::make_shared<Rows>(planes_, devices_);
   const std::int64_t exports = planes_.edgeRow / devices_;
   const std::int64_t edgePlanes = program_.edgePlanes;
   // No sample is fresh on a Schedule: keys say who has fired.
@@ -23,42 +27,63 @@ bool BasicSimulation<ExecSpace>::runLevels(
   k.live = 1;
   k.anyFresh = false;
   k.writeOutput = true;
-  k.clockRow = c.row;
+  k.clockRow = clock().row;
   k.retain = schedule_->retain;
   // A spawn's overflow, per spawn, of the position whose level runs (RoundKernel::overflow).
   const std::int64_t spawns = overflow_.extent(0) > 0 ? overflow_.extent(0) / samples_ : 0;
   Kokkos::View<std::int64_t*, Memory> overflow;
   if (spawns > 0) overflow = Kokkos::View<std::int64_t*, Memory>("kfield::sim::overflow", spawns);
   const auto none = std::numeric_limits<std::int64_t>::max();
-  auto checkLevelOverflow = [&](std::int64_t p) {
-    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), overflow);
-    bool any = false;
-    for (std::int64_t i = 0; i < spawns; ++i) any = any || host(i) != none;
-    if (!any) return;
-    auto all = Kokkos::create_mirror_view(overflow_);
-    Kokkos::deep_copy(all, none);
-    for (std::int64_t i = 0; i < spawns; ++i) all(i * samples_ + p) = host(i);
-    Kokkos::deep_copy(overflow_, all);
-    checkOverflow(live);  // throws
-  };
-  for (std::int64_t p = 0; p < live; ++p) {
-    k.planes = planes_.fromColumn(p);
-    k.firing = impl::columnsFrom(firing_, p);
+  // Position p's firings before its horizon, on `planes` and `firing` at `column`: false if a
+  // tie stopped them, and a spawn's overflow thrown once `done` has put the planes back.
+  auto runPosition = [&](std::int64_t p, const impl::RoundPlanes<Memory>& planes,
+                         const typename impl::Clock<ExecSpace>::Firing& firing,
+                         std::int64_t column, const auto& done) {
+    impl::Clock<ExecSpace> c = clock();
+    c.states = planes.states;
+    k.planes = planes.fromColumn(column);
+    k.firing = impl::columnsFrom(firing, column);
     k.fresh = Kokkos::subview(fresh_, std::make_pair(p, p + 1));
     k.roundOf = Kokkos::subview(roundOf_, std::make_pair(p, p + 1));
     k.overflow = overflow;
-    int now = 0;
-    std::int64_t size = levels_->start(space_, c, firing_, p, horizon(p));
+    k.list = levels_->list.data();
+    std::int64_t size = levels_->start(space_, c, firing, column, horizon(p));
     while (size > 0) {
-      k.list = levels_->lists[now].data();
       if (spawns > 0) Kokkos::deep_copy(space_, overflow, none);
       launchRound(k, {0, size});
-      size = levels_->release(space_, c, firing_, planes_, exports, edgePlanes, now, size, p,
+      size = levels_->release(space_, c, firing, planes, exports, edgePlanes, size, column,
                               sampleAt_[p], horizon(p));
-      now = 1 - now;
-      if (spawns > 0) checkLevelOverflow(p);
+      if (spawns == 0) continue;
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), overflow);
+      bool any = false;
+      for (std::int64_t i = 0; i < spawns; ++i) any = any || host(i) != none;
+      if (!any) continue;
+      done();
+      auto all = Kokkos::create_mirror_view(overflow_);
+      Kokkos::deep_copy(all, none);
+      for (std::int64_t i = 0; i < spawns; ++i) all(i * samples_ + p) = host(i);
+      Kokkos::deep_copy(overflow_, all);
+      checkOverflow(live);  // throws
     }
-    if (size < 0) return false;
+    return size == 0;
+  };
+  if (!byRows) {
+    for (std::int64_t p = 0; p < live; ++p) {
+      if (!runPosition(p, planes_, firing_, p, [] {})) return false;
+    }
+    return true;
+  }
+  const Rows& rows = *sampleRows_;
+  for (std::int64_t first = 0; first < live; first += Rows::kBlock) {
+    const std::int64_t m = std::min(Rows::kBlock, live - first);
+    rows.gather(space_, planes_, first, m);
+    bool tie = false;
+    for (std::int64_t q = 0; q < m && !tie; ++q) {
+      tie = !runPosition(first + q, rows.planesOf(q), rows.firingOf(q), 0,
+                         [&] { rows.scatter(space_, planes_, first, m); });
+    }
+    rows.scatter(space_, planes_, first, m);
+    if (tie) return false;
   }
   return true;
 }
