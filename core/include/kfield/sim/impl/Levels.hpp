@@ -64,73 +64,95 @@ struct Levels {
     return collect(space, firing, p, c.devices);
   }
 
-  // After the round of the level of `size` devices (in `list`): those that fired send what
-  // they sent (their export rows, now to previous: `exports` rows of export x device first,
-  // then the edge planes' rows of their network entries), move on, count afresh, and release
-  // their neighbors. Returns the next level's size (its devices' flags set, the others'
-  // cleared), or -1 if two neighbors tie.
-  std::int64_t release(ExecSpace space, const Clock<ExecSpace>& clock, const Firing& firing,
-                       const RoundPlanes<Memory>& planes, std::int64_t exports,
-                       std::int64_t edgePlanes, std::int64_t size, std::int64_t p,
-                       std::int64_t sample, double horizon) const {
-    const Clock<ExecSpace> c = clock;
-    const RoundPlanes<Memory> r = planes;
-    const auto level = list;
-    const auto pendingOf = pending;
-    const auto tie = tied;
-    const std::int64_t entries = static_cast<std::int64_t>(c.net.neighbors.extent(0));
-    const bool keyed = r.presencePrev.extent(0) > 0;
-    Kokkos::parallel_for(
-        "kfield::sim::levels_release", Kokkos::RangePolicy<ExecSpace>(space, 0, size),
-        KOKKOS_LAMBDA(std::int64_t i) {
-          const std::int64_t d = level(i);
-          const std::int64_t begin = c.net.offsets(d), end = c.net.offsets(d + 1);
-          const std::uint8_t f = firing(d, p);
-          if (f == Clock<ExecSpace>::kFires) {
-            for (std::int64_t x = 0; x < exports; ++x) {
-              const std::int64_t row = x * c.devices + d;
-              r.exportsPrev(row, p) = r.exportsNow(row, p);
-              if (keyed) r.presencePrev(row, p) = r.presenceNow(row, p);
-            }
-            for (std::int64_t e = 0; e < edgePlanes; ++e) {
-              for (std::int64_t k = begin; k < end; ++k) {
-                const std::int64_t row = r.edgeRow + e * entries + k;
-                r.exportsPrev(row, p) = r.exportsNow(row, p);
-              }
-            }
-          }
-          const double was = c.next(d, p);
-          c.moveOn(d, p, f, sample);
-          const double t = c.next(d, p);
-          std::int32_t before = 0;
-          bool ties = false;
+  // What follows a level's round, for each of its devices (`list`): if it fired it sends what it sent (its export rows, now to previous:
+  // `exports` rows of export x device first, then the edge planes' rows of its network
+  // entries), moves on, counts afresh, and releases its neighbors; its own flag and those of
+  // the neighbors it releases say the next level. No neighbor of a device is in its level, so
+  // no other device of the level reads what this writes.
+  struct Release {
+    Clock<ExecSpace> c;
+    RoundPlanes<Memory> r;
+    Firing firing;
+    Kokkos::View<std::int32_t*, Memory> level, pending;
+    Kokkos::View<int, Memory> tied;
+    std::int64_t exports, edgePlanes, entries, ss, p, sample;
+    bool keyed, shared;
+    double horizon;
+
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+      const std::int64_t d = level(i);
+      const std::int64_t begin = c.net.offsets(d), end = c.net.offsets(d + 1);
+      const std::uint8_t f = firing(d, p);
+      if (f == Clock<ExecSpace>::kFires) {
+        for (std::int64_t x = 0; x < exports; ++x) {
+          const std::int64_t row = x * c.devices + d;
+          r.exportsPrev(row, p) = r.exportsNow(row, p);
+          if (keyed) r.presencePrev(row, p) = r.presenceNow(row, p);
+        }
+        for (std::int64_t e = 0; e < edgePlanes; ++e) {
           for (std::int64_t k = begin; k < end; ++k) {
-            const std::int64_t j = c.net.neighbors(k);
-            if (j == d) continue;
-            const double u = c.next(j, p);
-            before += u < t;
-            ties = ties || u == t;
-            // d came before j and no longer does: j waits on one neighbor fewer.
-            if (was < u && !(t < u) &&
-                Kokkos::atomic_fetch_sub(&pendingOf(j), std::int32_t(1)) == 1 && u < horizon) {
-              firing(j, p) = c.turn(j, p);
-            }
+            const std::int64_t row = r.edgeRow + e * entries + k;
+            r.exportsPrev(row, p) = r.exportsNow(row, p);
           }
-          pendingOf(d) = before;
-          const bool fires = t < horizon;
-          firing(d, p) = before == 0 && fires ? c.turn(d, p) : 0;
-          if (ties && fires) Kokkos::atomic_exchange(&tie(), 1);
-        });
-    return collect(space, firing, p, c.devices);
+        }
+      }
+      const double was = c.next(d, p);
+      c.moveOn(d, p, f, sample);
+      const double t = c.next(d, p);
+      // The neighbor loop reads through pointers held in locals.
+      const double* next = &c.next(0, p);
+      std::int32_t* waiting = pending.data();
+      const std::int32_t* neighbors = c.net.neighbors.data();
+      std::int32_t before = 0;
+      int ties = 0;
+      for (std::int64_t k = begin; k < end; ++k) {
+        const std::int64_t j = neighbors[k];
+        const int other = j != d;
+        const double u = next[j * ss];
+        before += other & (u < t);
+        ties |= other & (u == t);
+        // d came before j and no longer does: j waits on one neighbor fewer.
+        if (!(other & (was < u) & !(t < u))) continue;
+        // On one thread a plain decrement: an atomic's lock stalls each one.
+        const std::int32_t left =
+            shared ? Kokkos::atomic_fetch_sub(&waiting[j], std::int32_t(1)) - 1 : --waiting[j];
+        if (left == 0 && u < horizon) firing(j, p) = c.turn(j, p);
+      }
+      waiting[d] = before;
+      const bool fires = t < horizon;
+      firing(d, p) = before == 0 && fires ? c.turn(d, p) : 0;
+      if (ties != 0 && fires) Kokkos::atomic_exchange(&tied(), 1);
+    }
+  };
+  Release release(ExecSpace space, const Clock<ExecSpace>& clock, const Firing& firing,
+                  const RoundPlanes<Memory>& planes, std::int64_t exports,
+                  std::int64_t edgePlanes, std::int64_t p, std::int64_t sample,
+                  double horizon) const {
+    return {clock,
+            planes,
+            firing,
+            list,
+            pending,
+            tied,
+            exports,
+            edgePlanes,
+            static_cast<std::int64_t>(clock.net.neighbors.extent(0)),
+            static_cast<std::int64_t>(clock.states.stride(0)),
+            p,
+            sample,
+            planes.presencePrev.extent(0) > 0,
+            space.concurrency() > 1,
+            horizon};
   }
 
- private:
   // The devices flagged at position p into `list`, in id order (a scan over blocks of
   // devices); their count, or -1 if two neighbors tie.
   std::int64_t collect(ExecSpace space, const Firing& firing, std::int64_t p,
                        std::int64_t devices) const {
     constexpr std::int64_t kBlock = 64;
     const auto level = list;
+    const std::uint8_t* flags = firing.data() + p;
+    const auto step = static_cast<std::int64_t>(firing.stride(0));
     std::int64_t size = 0;
     Kokkos::parallel_scan(
         "kfield::sim::levels_collect",
@@ -140,13 +162,20 @@ struct Levels {
           const std::int64_t end = first + kBlock < devices ? first + kBlock : devices;
           if (!last) {
             std::int64_t n = 0;
-            for (std::int64_t d = first; d < end; ++d) n += firing(d, p) != 0;
+            for (std::int64_t d = first; d < end; ++d) n += flags[d * step] != 0;
             at += n;
             return;
           }
+          // Without a branch per device (which would mispredict): every device written at the
+          // block's next place, which only a flagged one keeps; then the block's list copied.
+          std::int32_t mine[kBlock + 1];
+          int n = 0;
           for (std::int64_t d = first; d < end; ++d) {
-            if (firing(d, p) != 0) level(at++) = static_cast<std::int32_t>(d);
+            mine[n] = static_cast<std::int32_t>(d);
+            n += flags[d * step] != 0;
           }
+          for (int i = 0; i < n; ++i) level(at + i) = mine[i];
+          at += n;
         },
         size);
     int anyTie = 0;

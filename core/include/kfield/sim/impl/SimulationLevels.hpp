@@ -48,11 +48,14 @@ bool BasicSimulation<ExecSpace>::runLevels(
     k.overflow = overflow;
     k.list = levels_->list.data();
     std::int64_t size = levels_->start(space_, c, firing, column, horizon(p));
+    const auto release = levels_->release(space_, c, firing, planes, exports, edgePlanes, column,
+                                          sampleAt_[p], horizon(p));
     while (size > 0) {
       if (spawns > 0) Kokkos::deep_copy(space_, overflow, none);
       launchRound(k, {0, size});
-      size = levels_->release(space_, c, firing, planes, exports, edgePlanes, size, column,
-                              sampleAt_[p], horizon(p));
+      Kokkos::parallel_for("kfield::sim::levels_release",
+                           Kokkos::RangePolicy<ExecSpace>(space_, 0, size), release);
+      size = levels_->collect(space_, firing, column, devices_);
       if (spawns == 0) continue;
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), overflow);
       bool any = false;
