@@ -201,14 +201,22 @@ void spawnRounds(benchmark::State& state) {
   state.counters["plane_bytes_per_device"] = double(planeBytesPerDevice(program, net));
 }
 
+// Periods an asynchronous benchmark runs per iteration: 10, fewer on the largest batches
+// (10^6 devices x 64 samples: one).
+std::int64_t asyncPeriods(std::int64_t devices, std::int64_t samples) {
+  return std::clamp<std::int64_t>(10000000 / (devices * samples), 1, kRoundsPerIteration);
+}
+
 // The hop gradient with devices on their own clocks (Schedule{1, jitter}) against the same
-// engine in synchronous rounds (jitter < 0): what asynchrony costs per firing. Checked first on
-// a small grid: after enough periods the field is the breadth-first hop count.
+// engine in synchronous rounds (jitter < 0): what asynchrony costs per firing. `levels` 0: the
+// jittered firings in steps over every device (SimulationOptions::levels false), the engine
+// before its levels. Checked first on a small network of the same kind: after enough periods
+// the field is the breadth-first hop count.
 template <class Space>
 void asyncRounds(benchmark::State& state) {
   const double jitter = double(state.range(0)) / 1000.0;
-  const std::int64_t samples = state.range(2), offPermille = state.range(3);
-  const TracedProgram program = lib::findProgram("hop-gradient")->build(network(0, 2500), {});
+  const std::int64_t kind = state.range(1), samples = state.range(3), offPermille = state.range(4);
+  const TracedProgram program = lib::findProgram("hop-gradient")->build(network(kind, 2500), {});
   // Devices switched off from the start (failure studies): a fixed pseudo-random set per
   // sample, never its source.
   auto off = [&](const Network& net, std::int64_t s) {
@@ -220,8 +228,10 @@ void asyncRounds(benchmark::State& state) {
     return out;
   };
   auto make = [&](const Network& net) {
-    auto sim = jitter < 0 ? BasicSimulation<Space>(program, net, samples)
-                          : BasicSimulation<Space>(program, net, samples, Schedule{1.0, jitter, 7});
+    SimulationOptions options;
+    if (jitter >= 0) options.schedule = Schedule{1.0, jitter, 7};
+    options.levels = state.range(5) != 0;
+    BasicSimulation<Space> sim(program, net, samples, options);
     for (std::int64_t s = 0; s < samples; ++s) {
       sim.sensor("source").set(sourceOf(s, net), s, true);
       const std::vector<bool> down = off(net, s);
@@ -232,7 +242,7 @@ void asyncRounds(benchmark::State& state) {
     return sim;
   };
   {
-    const Network& small = network(0, 2500);
+    const Network& small = network(kind, 2500);
     BasicSimulation<Space> check = make(small);
     check.run(150);
     const HostPlane out = check.output();
@@ -248,7 +258,7 @@ void asyncRounds(benchmark::State& state) {
       }
     }
   }
-  const Network& net = network(0, state.range(1));
+  const Network& net = network(kind, state.range(2));
   BasicSimulation<Space> sim = make(net);
   sim.run(1);
   auto firings = [&] {
@@ -258,7 +268,8 @@ void asyncRounds(benchmark::State& state) {
     return total;
   };
   const double before = firings();
-  timeFenced<Space>(state, [&] { sim.run(kRoundsPerIteration); });
+  const std::int64_t periods = asyncPeriods(net.devices(), samples);
+  timeFenced<Space>(state, [&] { sim.run(periods); });
   const double fired = firings() - before;
   state.counters["device_rounds_per_second"] =
       benchmark::Counter(fired / double(samples), benchmark::Counter::kIsRate);
@@ -267,21 +278,31 @@ void asyncRounds(benchmark::State& state) {
   state.SetLabel(net.description() + ", " + std::to_string(Space().concurrency()) + " threads");
 }
 
-// The same asynchronous hop gradient written by hand, on one thread, in event order (bench/
-// HandEvents.hpp), firings per second as Async/Engine counts them. Checked first against the
-// engine on a small grid, bit for bit, early (while the order of firings decides the field)
-// and late.
-void handAsyncRounds(benchmark::State& state) {
+// The same asynchronous hop gradient written by hand in event order (bench/HandEvents.hpp):
+// Hand the sequential code (HandAsyncHops), or the level-by-level code (HandLevelHops) on
+// `threads` threads; firings per second as Async/Engine counts them. Checked first against
+// the engine on a small network of the same kind, bit for bit, early (while the order of
+// firings decides the field) and late.
+template <class Hand>
+void handAsyncRounds(benchmark::State& state, int threads) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   const Schedule schedule{1.0, double(state.range(0)) / 1000.0, 7};
-  const std::int64_t samples = state.range(2);
+  const std::int64_t kind = state.range(1), samples = state.range(3);
+  auto make = [&](const Network& net) {
+    if constexpr (std::is_same<Hand, HandAsyncHops>::value) {
+      (void)threads;
+      return Hand(net, schedule, samples);
+    } else {
+      return Hand(net, schedule, samples, threads);
+    }
+  };
   {
-    const Network& small = network(0, 2500);
+    const Network& small = network(kind, 2500);
     BasicSimulation<Host> engine(lib::findProgram("hop-gradient")->build(small, {}), small, samples,
                                  schedule);
     for (std::int64_t s = 0; s < samples; ++s)
       engine.sensor("source").set(sourceOf(s, small), s, true);
-    HandAsyncHops hand(small, schedule, samples);
+    Hand hand = make(small);
     for (std::int64_t periods : {6, 54}) {
       engine.run(periods), hand.periods(periods);
       const HostPlane out = engine.output();
@@ -294,17 +315,18 @@ void handAsyncRounds(benchmark::State& state) {
       }
     }
   }
-  const Network& net = network(0, state.range(1));
-  HandAsyncHops hand(net, schedule, samples);
+  const Network& net = network(kind, state.range(2));
+  Hand hand = make(net);
   hand.periods(1);
   const std::int64_t before = hand.firings();
-  timeFenced<Host>(state, [&] { hand.periods(kRoundsPerIteration); });
+  const std::int64_t periods = asyncPeriods(net.devices(), samples);
+  timeFenced<Host>(state, [&] { hand.periods(periods); });
   const double fired = double(hand.firings() - before);
   state.counters["device_rounds_per_second"] =
       benchmark::Counter(fired / double(samples), benchmark::Counter::kIsRate);
   state.counters["sample_device_rounds_per_second"] =
       benchmark::Counter(fired, benchmark::Counter::kIsRate);
-  state.SetLabel(net.description() + ", 1 thread");
+  state.SetLabel(net.description() + ", " + std::to_string(threads) + " thread(s)");
 }
 
 // Moving devices written by hand, on one thread (bench/HandEvents.hpp): a straight-line step and
@@ -462,24 +484,40 @@ void registerBenchmarks() {
         b->ArgNames({"devices", "key_parts"});
         for (std::int64_t devices : {10000, 100000}) b->Args({devices, 1})->Args({devices, 2});
       });
+  // Grid and rgg, 10^4 and 10^6 devices, B = 1 and 64.
+  const std::vector<std::vector<std::int64_t>> asyncSizes = {
+      {0, 10000, 1}, {0, 10000, 64}, {0, 1000000, 1}, {0, 1000000, 64},
+      {1, 10000, 1}, {1, 10000, 64}, {1, 1000000, 1}, {1, 1000000, 64}};
   registerForEachSpace(
       "Async/Engine", [](auto t) { return asyncRounds<typename decltype(t)::type>; },
-      [](benchmark::internal::Benchmark* b) {
-        b->ArgNames({"jitter_permille", "devices", "samples", "off_permille"});
-        for (std::int64_t jitter : {-1, 0, 500}) {  // synchronous, lockstep schedule, jittered
-          b->Args({jitter, 10000, 1, 0})
-              ->Args({jitter, 10000, 64, 0})
-              ->Args({jitter, 1000000, 1, 0});
+      [&](benchmark::internal::Benchmark* b) {
+        b->ArgNames({"jitter_permille", "network", "devices", "samples", "off_permille", "levels"});
+        for (const auto& z : asyncSizes) {
+          b->Args({-1, z[0], z[1], z[2], 0, 1})->Args({500, z[0], z[1], z[2], 0, 1});
         }
-        // Lockstep with 1% of the devices switched off.
-        b->Args({0, 10000, 1, 10})->Args({0, 10000, 64, 10})->Args({0, 1000000, 1, 10});
+        // The steps over every device (the engine before levels), the lockstep schedule, and
+        // 1% of the devices switched off in each sample.
+        b->Args({500, 0, 10000, 1, 0, 0})
+            ->Args({500, 0, 10000, 64, 0, 0})
+            ->Args({500, 0, 1000000, 1, 0, 0});
+        for (std::int64_t jitter : {0, 500}) {
+          b->Args({jitter, 0, 10000, 1, 0, 1})->Args({jitter, 0, 10000, 1, 10, 1});
+        }
+        b->Args({0, 0, 10000, 64, 10, 1})->Args({0, 0, 1000000, 1, 10, 1});
       });
-  benchmark::RegisterBenchmark("Async/HandWritten/OneThread", handAsyncRounds)
-      ->UseManualTime()
-      ->ArgNames({"jitter_permille", "devices", "samples"})
-      ->Args({500, 10000, 1})
-      ->Args({500, 10000, 64})
-      ->Args({500, 1000000, 1});
+  auto hand = [&](const char* name, auto run) {
+    auto* b = benchmark::RegisterBenchmark(name, run);
+    b->UseManualTime()->ArgNames({"jitter_permille", "network", "devices", "samples"});
+    for (const auto& z : asyncSizes) b->Args({500, z[0], z[1], z[2]});
+  };
+  hand("Async/HandWritten/OneThread",
+       [](benchmark::State& state) { handAsyncRounds<HandAsyncHops>(state, 1); });
+  hand("Async/HandLevels/OneThread",
+       [](benchmark::State& state) { handAsyncRounds<HandLevelHops>(state, 1); });
+  hand("Async/HandLevels/OpenMP", [](benchmark::State& state) {
+    handAsyncRounds<HandLevelHops>(
+        state, int(Kokkos::DefaultHostExecutionSpace().concurrency()));
+  });
   registerForEachSpace(
       "Mobility/Rebuild", [](auto t) { return rebuilds<typename decltype(t)::type>; },
       [](benchmark::internal::Benchmark* b) {

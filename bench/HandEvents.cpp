@@ -22,46 +22,156 @@ HandAsyncHops::HandAsyncHops(const Network& net, const Schedule& schedule, std::
       fired_(std::size_t(n_ * samples), 0),
       events_(std::size_t(n_)) {}
 
+namespace {
+
+// Period k of sample s in event order: its firings sorted by (time, id) and run one after
+// another, each reading its neighbors' values in place; firings at the same time together.
+void periodInOrder(const Network& net, const Schedule& schedule, std::int64_t k, std::int64_t s,
+                   double* hops, std::uint8_t* fired,
+                   std::vector<std::pair<double, std::int32_t>>& events,
+                   std::vector<double>& tied) {
+  const auto& offsets = net.offsets();
+  const auto& neighbors = net.neighbors();
+  const std::int64_t n = net.devices(), source = sourceOf(s, net);
+  // What device d computes when it fires, from what its neighbors sent before.
+  auto value = [&](std::int64_t d) {
+    double best = kInf;
+    for (std::int64_t e = offsets[std::size_t(d)]; e < offsets[std::size_t(d) + 1]; ++e) {
+      const std::int32_t j = neighbors[std::size_t(e)];
+      if (j != d && fired[j] != 0) best = std::min(best, hops[j] + 1.0);
+    }
+    return d == source ? 0.0 : best;
+  };
+  events.resize(std::size_t(n));
+  for (std::int64_t d = 0; d < n; ++d) {
+    events[std::size_t(d)] = {schedule.firingTime(k, d, s), std::int32_t(d)};
+  }
+  std::sort(events.begin(), events.end());
+  for (std::size_t i = 0; i < events.size();) {
+    std::size_t end = i + 1;
+    while (end < events.size() && events[end].first == events[i].first) ++end;
+    if (end == i + 1) {
+      const std::int32_t d = events[i].second;
+      hops[d] = value(d), fired[d] = 1;
+    } else {  // together: every value from what was sent before, then all sent
+      tied.clear();
+      for (std::size_t e = i; e < end; ++e) tied.push_back(value(events[e].second));
+      for (std::size_t e = i; e < end; ++e) {
+        hops[events[e].second] = tied[e - i], fired[events[e].second] = 1;
+      }
+    }
+    i = end;
+  }
+}
+
+}  // namespace
+
 void HandAsyncHops::periods(std::int64_t count) {
-  const auto& offsets = net_.offsets();
-  const auto& neighbors = net_.neighbors();
   for (std::int64_t s = 0; s < samples_; ++s) {
-    double* hops = hops_.data() + s * n_;
-    std::uint8_t* fired = fired_.data() + s * n_;
-    const std::int64_t source = sourceOf(s, net_);
-    // What device d computes when it fires, from what its neighbors sent before.
-    auto value = [&](std::int64_t d) {
-      double best = kInf;
-      for (std::int64_t k = offsets[std::size_t(d)]; k < offsets[std::size_t(d) + 1]; ++k) {
-        const std::int32_t j = neighbors[std::size_t(k)];
-        if (j != d && fired[j] != 0) best = std::min(best, hops[j] + 1.0);
-      }
-      return d == source ? 0.0 : best;
-    };
     for (std::int64_t k = period_; k < period_ + count; ++k) {
-      for (std::int64_t d = 0; d < n_; ++d) {
-        events_[std::size_t(d)] = {schedule_.firingTime(k, d, s), std::int32_t(d)};
-      }
-      std::sort(events_.begin(), events_.end());
-      for (std::size_t i = 0; i < events_.size();) {
-        std::size_t end = i + 1;
-        while (end < events_.size() && events_[end].first == events_[i].first) ++end;
-        if (end == i + 1) {
-          const std::int32_t d = events_[i].second;
-          hops[d] = value(d), fired[d] = 1;
-        } else {  // together: every value from what was sent before, then all sent
-          tied_.clear();
-          for (std::size_t e = i; e < end; ++e) tied_.push_back(value(events_[e].second));
-          for (std::size_t e = i; e < end; ++e) {
-            hops[events_[e].second] = tied_[e - i], fired[events_[e].second] = 1;
-          }
-        }
-        i = end;
-      }
+      periodInOrder(net_, schedule_, k, s, hops_.data() + s * n_, fired_.data() + s * n_, events_,
+                    tied_);
     }
   }
   period_ += count;
   firings_ += count * n_ * samples_;
+}
+
+HandLevelHops::HandLevelHops(const Network& net, const Schedule& schedule, std::int64_t samples,
+                             int threads)
+    : net_(net),
+      schedule_(schedule),
+      n_(net.devices()),
+      samples_(samples),
+      threads_(threads),
+      hops_(std::size_t(n_ * samples), kInf),
+      fired_(std::size_t(n_ * samples), 0),
+      time_(std::size_t(n_)),
+      pending_(std::size_t(n_)),
+      level_(std::size_t(n_)),
+      next_(std::size_t(n_)) {}
+
+void HandLevelHops::periods(std::int64_t count) {
+  for (std::int64_t s = 0; s < samples_; ++s) {
+    for (std::int64_t k = period_; k < period_ + count; ++k) period(k, s);
+  }
+  period_ += count;
+  firings_ += count * n_ * samples_;
+}
+
+void HandLevelHops::period(std::int64_t k, std::int64_t s) {
+  const std::int64_t* offsets = net_.offsets().data();
+  const std::int32_t* neighbors = net_.neighbors().data();
+  double* hops = hops_.data() + s * n_;
+  std::uint8_t* fired = fired_.data() + s * n_;
+  double* time = time_.data();
+  std::int32_t* pending = pending_.data();
+  const std::int64_t source = sourceOf(s, net_), n = n_;
+  const Schedule schedule = schedule_;
+  int ties = 0;
+  std::int64_t size = 0;
+#pragma omp parallel num_threads(threads_) if (threads_ > 1)
+  {
+#pragma omp for
+    for (std::int64_t d = 0; d < n; ++d) time[d] = schedule.firingTime(k, d, s);
+#pragma omp for reduction(| : ties)
+    for (std::int64_t d = 0; d < n; ++d) {
+      std::int32_t before = 0;
+      for (std::int64_t e = offsets[d]; e < offsets[d + 1]; ++e) {
+        const std::int32_t j = neighbors[e];
+        before += j != d && time[j] < time[d];
+        ties |= j != d && time[j] == time[d];
+      }
+      pending[d] = before;
+    }
+  }
+  if (ties != 0) {  // rare: the sequential order, equal times together
+    std::vector<std::pair<double, std::int32_t>> events;
+    std::vector<double> tied;
+    return periodInOrder(net_, schedule_, k, s, hops, fired, events, tied);
+  }
+  for (std::int64_t d = 0; d < n; ++d) {
+    if (pending[d] == 0) level_[std::size_t(size++)] = std::int32_t(d);
+  }
+  std::int32_t* level = level_.data();
+  while (size > 0) {
+    ++levels_;
+    std::int64_t nextSize = 0;
+    std::int32_t* next = next_.data();
+#pragma omp parallel for num_threads(threads_) if (threads_ > 1 && size > 256)
+    for (std::int64_t i = 0; i < size; ++i) {
+      const std::int32_t d = level[i];
+      double best = kInf;
+      for (std::int64_t e = offsets[d]; e < offsets[d + 1]; ++e) {
+        const std::int32_t j = neighbors[e];
+        if (j != d && fired[j] != 0) best = std::min(best, hops[j] + 1.0);
+      }
+      hops[d] = d == source ? 0.0 : best, fired[d] = 1;
+      for (std::int64_t e = offsets[d]; e < offsets[d + 1]; ++e) {
+        const std::int32_t j = neighbors[e];
+        if (!(time[d] < time[j])) continue;
+        std::int32_t left;
+        if (threads_ > 1) {
+#pragma omp atomic capture
+          left = --pending[j];
+        } else {
+          left = --pending[j];
+        }
+        if (left != 0) continue;
+        std::int64_t at;
+        if (threads_ > 1) {
+#pragma omp atomic capture
+          at = nextSize++;
+        } else {
+          at = nextSize++;
+        }
+        next[at] = j;
+      }
+    }
+    std::swap(level_, next_);
+    level = level_.data();
+    size = nextSize;
+  }
 }
 
 HandRebuild::HandRebuild(const Network& start, double radius, double speed, std::uint64_t seed)

@@ -36,6 +36,33 @@ class HandAsyncHops {
   std::vector<double> tied_;                             // values of a group firing together
 };
 
+// The same hop gradient in the same event order, level by level, as the fastest simple code
+// for it would run on `threads` threads (OpenMP; 1: plain loops): each period, every device
+// counts its neighbors that fire before it in the period; those with none left fire together,
+// in place (no two neighbors are in a level), and each firing releases its later neighbors,
+// the last release putting a device into the next level. A period with two neighbors firing
+// at the same time runs as HandAsyncHops runs it. Samples one after another.
+class HandLevelHops {
+ public:
+  HandLevelHops(const Network& net, const Schedule& schedule, std::int64_t samples, int threads);
+  void periods(std::int64_t count);
+  double value(std::int64_t d, std::int64_t s) const { return hops_[std::size_t(s * n_ + d)]; }
+  std::int64_t firings() const { return firings_; }
+  double levelsPerPeriod() const { return double(levels_) / double(period_ * samples_); }
+
+ private:
+  void period(std::int64_t k, std::int64_t s);
+  const Network net_;
+  Schedule schedule_;
+  std::int64_t n_, samples_, period_ = 0, firings_ = 0, levels_ = 0;
+  int threads_;
+  std::vector<double> hops_;            // samples x devices
+  std::vector<std::uint8_t> fired_;     // samples x devices
+  std::vector<double> time_;            // this period's firing of each device
+  std::vector<std::int32_t> pending_;   // neighbors still to fire before it
+  std::vector<std::int32_t> level_, next_;
+};
+
 // Devices moving in straight lines (bouncing off the area's edges) and their neighborhoods
 // (within `radius`, the device itself included, rows sorted by id), rebuilt with cell lists of
 // side `radius`: a count and a scatter put the devices in cell order, then each device, in id

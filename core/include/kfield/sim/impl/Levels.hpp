@@ -29,21 +29,26 @@ struct Levels {
   Kokkos::View<std::int32_t*, Memory> pending;  // per device
   Kokkos::View<std::int32_t*, Memory> list;     // a level's devices, in id order
   Kokkos::View<int, Memory> tied;               // 1 once two neighbors tie before the horizon
+  // Per device, the time of the firing after its next one: drawn a level ahead, so that no
+  // comparison with a neighbor's time waits on the draw.
+  Kokkos::View<double*, Memory> following;
 
   Levels() = default;
   explicit Levels(std::int64_t devices)
       : pending("kfield::sim::levels_pending", devices),
         list("kfield::sim::levels", devices),
-        tied("kfield::sim::levels_tied") {}
+        tied("kfield::sim::levels_tied"),
+        following("kfield::sim::levels_following", devices) {}
 
   // The first level of position p: its devices' firing flags set (the others' cleared), its
   // size returned, or -1 if two neighbors tie.
   std::int64_t start(ExecSpace space, const Clock<ExecSpace>& clock, const Firing& firing,
-                     std::int64_t p, double horizon) const {
+                     std::int64_t p, std::int64_t sample, double horizon) const {
     Kokkos::deep_copy(space, tied, 0);
     const Clock<ExecSpace> c = clock;
     const auto pendingOf = pending;
     const auto tie = tied;
+    const auto followingOf = following;
     Kokkos::parallel_for(
         "kfield::sim::levels_start", Kokkos::RangePolicy<ExecSpace>(space, 0, c.devices),
         KOKKOS_LAMBDA(std::int64_t d) {
@@ -57,6 +62,7 @@ struct Levels {
             ties = ties || (j != d && u == t);
           }
           pendingOf(d) = before;
+          followingOf(d) = c.schedule.firingTime(std::int64_t(c.count(d, p)) + 1, d, sample);
           const bool fires = t < horizon;
           firing(d, p) = before == 0 && fires ? c.turn(d, p) : 0;
           if (ties && fires) Kokkos::atomic_exchange(&tie(), 1);
@@ -74,6 +80,7 @@ struct Levels {
     RoundPlanes<Memory> r;
     Firing firing;
     Kokkos::View<std::int32_t*, Memory> level, pending;
+    Kokkos::View<double*, Memory> following;
     Kokkos::View<int, Memory> tied;
     std::int64_t exports, edgePlanes, entries, ss, p, sample;
     bool keyed, shared;
@@ -97,8 +104,13 @@ struct Levels {
         }
       }
       const double was = c.next(d, p);
-      c.moveOn(d, p, f, sample);
-      const double t = c.next(d, p);
+      // Clock::moveOn, its next firing drawn a level ahead.
+      const double t = following(d);
+      const double k = c.count(d, p) + 1.0;
+      c.count(d, p) = k;
+      if (f == Clock<ExecSpace>::kFires) c.last(d, p) = was;
+      c.next(d, p) = t;
+      following(d) = c.schedule.firingTime(std::int64_t(k) + 1, d, sample);
       // The neighbor loop reads through pointers held in locals.
       const double* next = &c.next(0, p);
       std::int32_t* waiting = pending.data();
@@ -120,7 +132,7 @@ struct Levels {
       }
       waiting[d] = before;
       const bool fires = t < horizon;
-      firing(d, p) = before == 0 && fires ? c.turn(d, p) : 0;
+      firing(d, p) = before == 0 && fires ? f : 0;  // no run switches it: its turn is f
       if (ties != 0 && fires) Kokkos::atomic_exchange(&tied(), 1);
     }
   };
@@ -133,6 +145,7 @@ struct Levels {
             firing,
             list,
             pending,
+            following,
             tied,
             exports,
             edgePlanes,

@@ -47,9 +47,10 @@ bool BasicSimulation<ExecSpace>::runLevels(
     k.roundOf = Kokkos::subview(roundOf_, std::make_pair(p, p + 1));
     k.overflow = overflow;
     k.list = levels_->list.data();
-    std::int64_t size = levels_->start(space_, c, firing, column, horizon(p));
-    const auto release = levels_->release(space_, c, firing, planes, exports, edgePlanes, column,
-                                          sampleAt_[p], horizon(p));
+    std::int64_t size = levels_->start(space_, c, firing, column, sampleAt_[p], horizon(p));
+    const auto release =
+        levels_->release(space_, c, firing, planes, exports, edgePlanes, column, sampleAt_[p],
+                         horizon(p));
     while (size > 0) {
       if (spawns > 0) Kokkos::deep_copy(space_, overflow, none);
       launchRound(k, {0, size});
