@@ -515,8 +515,7 @@ void registerBenchmarks() {
   hand("Async/HandLevels/OneThread",
        [](benchmark::State& state) { handAsyncRounds<HandLevelHops>(state, 1); });
   hand("Async/HandLevels/OpenMP", [](benchmark::State& state) {
-    handAsyncRounds<HandLevelHops>(
-        state, int(Kokkos::DefaultHostExecutionSpace().concurrency()));
+    handAsyncRounds<HandLevelHops>(state, int(Kokkos::DefaultHostExecutionSpace().concurrency()));
   });
   registerForEachSpace(
       "Mobility/Rebuild", [](auto t) { return rebuilds<typename decltype(t)::type>; },

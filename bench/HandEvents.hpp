@@ -56,10 +56,10 @@ class HandLevelHops {
   Schedule schedule_;
   std::int64_t n_, samples_, period_ = 0, firings_ = 0, levels_ = 0;
   int threads_;
-  std::vector<double> hops_;            // samples x devices
-  std::vector<std::uint8_t> fired_;     // samples x devices
-  std::vector<double> time_;            // this period's firing of each device
-  std::vector<std::int32_t> pending_;   // neighbors still to fire before it
+  std::vector<double> hops_;           // samples x devices
+  std::vector<std::uint8_t> fired_;    // samples x devices
+  std::vector<double> time_;           // this period's firing of each device
+  std::vector<std::int32_t> pending_;  // neighbors still to fire before it
   std::vector<std::int32_t> level_, next_;
 };
 

@@ -250,7 +250,7 @@ class BasicSimulation {
   bool runLevels(std::int64_t live, const Kokkos::View<const double*, Kokkos::HostSpace>& horizon);
   std::optional<impl::Levels<ExecSpace>> levels_;
   std::shared_ptr<impl::SampleRows<ExecSpace>> sampleRows_;  // several samples, once needed
-  bool useLevels_ = true;  // SimulationOptions::levels
+  bool useLevels_ = true;                                    // SimulationOptions::levels
   bool everyoneHeard_ = false;  // this step, on a lockstep schedule (runAsynchronous)
   bool everyoneFires_ = false;  // and every device of the live samples fires in it
   bool firesWhenOn_ = false;    // or every device on fires in it (runLockstep, devices off)

@@ -70,11 +70,11 @@ struct Levels {
     return collect(space, firing, p, c.devices);
   }
 
-  // What follows a level's round, for each of its devices (`list`): if it fired it sends what it sent (its export rows, now to previous:
-  // `exports` rows of export x device first, then the edge planes' rows of its network
-  // entries), moves on, counts afresh, and releases its neighbors; its own flag and those of
-  // the neighbors it releases say the next level. No neighbor of a device is in its level, so
-  // no other device of the level reads what this writes.
+  // What follows a level's round, for each of its devices (`list`): if it fired it sends what it
+  // sent (its export rows, now to previous: `exports` rows of export x device first, then the edge
+  // planes' rows of its network entries), moves on, counts afresh, and releases its neighbors; its
+  // own flag and those of the neighbors it releases say the next level. No neighbor of a device is
+  // in its level, so no other device of the level reads what this writes.
   struct Release {
     Clock<ExecSpace> c;
     RoundPlanes<Memory> r;
@@ -137,9 +137,8 @@ struct Levels {
     }
   };
   Release release(ExecSpace space, const Clock<ExecSpace>& clock, const Firing& firing,
-                  const RoundPlanes<Memory>& planes, std::int64_t exports,
-                  std::int64_t edgePlanes, std::int64_t p, std::int64_t sample,
-                  double horizon) const {
+                  const RoundPlanes<Memory>& planes, std::int64_t exports, std::int64_t edgePlanes,
+                  std::int64_t p, std::int64_t sample, double horizon) const {
     return {clock,
             planes,
             firing,

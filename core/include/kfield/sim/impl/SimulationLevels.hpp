@@ -18,7 +18,8 @@ bool BasicSimulation<ExecSpace>::runLevels(
   // own (SampleRows).
   using Rows = impl::SampleRows<ExecSpace>;
   const bool byRows = samples_ > 1;
-  if (byRows && !(sampleRows_ && sampleRows_->fits(planes_))) sampleRows_ = std::make_shared<Rows>(planes_, devices_);
+  if (byRows && !(sampleRows_ && sampleRows_->fits(planes_)))
+    sampleRows_ = std::make_shared<Rows>(planes_, devices_);
   const std::int64_t exports = planes_.edgeRow / devices_;
   const std::int64_t edgePlanes = program_.edgePlanes;
   // No sample is fresh on a Schedule: keys say who has fired.
@@ -37,8 +38,8 @@ bool BasicSimulation<ExecSpace>::runLevels(
   // Position p's firings before its horizon, on `planes` and `firing` at `column`: false if a
   // tie stopped them, and a spawn's overflow thrown once `done` has put the planes back.
   auto runPosition = [&](std::int64_t p, const impl::RoundPlanes<Memory>& planes,
-                         const typename impl::Clock<ExecSpace>::Firing& firing,
-                         std::int64_t column, const auto& done) {
+                         const typename impl::Clock<ExecSpace>::Firing& firing, std::int64_t column,
+                         const auto& done) {
     impl::Clock<ExecSpace> c = clock();
     c.states = planes.states;
     k.planes = planes.fromColumn(column);
@@ -48,9 +49,8 @@ bool BasicSimulation<ExecSpace>::runLevels(
     k.overflow = overflow;
     k.list = levels_->list.data();
     std::int64_t size = levels_->start(space_, c, firing, column, sampleAt_[p], horizon(p));
-    const auto release =
-        levels_->release(space_, c, firing, planes, exports, edgePlanes, column, sampleAt_[p],
-                         horizon(p));
+    const auto release = levels_->release(space_, c, firing, planes, exports, edgePlanes, column,
+                                          sampleAt_[p], horizon(p));
     while (size > 0) {
       if (spawns > 0) Kokkos::deep_copy(space_, overflow, none);
       launchRound(k, {0, size});
