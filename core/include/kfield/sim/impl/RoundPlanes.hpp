@@ -4,7 +4,6 @@
 #define KFIELD_SIM_IMPL_ROUNDPLANES_HPP
 
 #include "kfield/Plane.hpp"
-#include "kfield/impl/Errors.hpp"
 #include "kfield/impl/Sizes.hpp"
 
 #include <cstdint>
@@ -12,18 +11,6 @@
 #include <utility>
 
 namespace kfield::impl {
-
-// A row-major view seen from column `column` on: column 0 of the result is `column` of v, rows
-// as far apart as v's (its extents kept: only the first extent(1) - column columns are v's).
-// Unmanaged; v keeps the memory.
-template <class View>
-View columnsFrom(const View& v, std::int64_t column) {
-  if (v.data() == nullptr || column == 0) return v;
-  if (v.stride(0) != v.extent(1)) {
-    runtimeError("kfield::impl::columnsFrom", "view '" + v.label() + "' has padded rows");
-  }
-  return View(v.data() + column, v.extent(0), v.extent(1));
-}
 
 template <class Memory>
 struct RoundPlanes {
@@ -83,14 +70,6 @@ struct RoundPlanes {
                              &states, &stateKeys, &output}) {
       f(*p);
     }
-  }
-
-  // The planes seen from sample position `column` on (columnsFrom): a round of live = 1 on
-  // them is the round of that position alone.
-  RoundPlanes fromColumn(std::int64_t column) const {
-    RoundPlanes r = *this;
-    r.forEach([&](Plane<Memory>& p) { p = columnsFrom(p, column); });
-    return r;
   }
 
   // What this round wrote becomes what the next one reads.

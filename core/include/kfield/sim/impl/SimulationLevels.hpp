@@ -1,7 +1,7 @@
 // A simulation's asynchronous firings level by level (Levels.hpp): for each live sample
-// position in turn, the round kernel over each level's list of devices, on the position's
-// column of the planes. Definitions of BasicSimulation's members, reached through
-// Simulation.hpp.
+// position in turn, the round kernel over each level's list of devices, on planes that hold
+// that position alone (the simulation's own with one sample, else SampleRows). Definitions of
+// BasicSimulation's members, reached through Simulation.hpp.
 #ifndef KFIELD_SIM_IMPL_SIMULATIONLEVELS_HPP
 #define KFIELD_SIM_IMPL_SIMULATIONLEVELS_HPP
 
@@ -35,28 +35,28 @@ bool BasicSimulation<ExecSpace>::runLevels(
   Kokkos::View<std::int64_t*, Memory> overflow;
   if (spawns > 0) overflow = Kokkos::View<std::int64_t*, Memory>("kfield::sim::overflow", spawns);
   const auto none = std::numeric_limits<std::int64_t>::max();
-  // Position p's firings before its horizon, on `planes` and `firing` at `column`: false if a
-  // tie stopped them, and a spawn's overflow thrown once `done` has put the planes back.
+  // Position p's firings before its horizon, on `planes` and `firing` that hold it alone (as
+  // their column 0): false if a tie stopped them, and a spawn's overflow thrown once `done`
+  // has put the planes back.
   auto runPosition = [&](std::int64_t p, const impl::RoundPlanes<Memory>& planes,
-                         const typename impl::Clock<ExecSpace>::Firing& firing, std::int64_t column,
-                         const auto& done) {
+                         const typename impl::Clock<ExecSpace>::Firing& firing, const auto& done) {
     impl::Clock<ExecSpace> c = clock();
     c.states = planes.states;
-    k.planes = planes.fromColumn(column);
-    k.firing = impl::columnsFrom(firing, column);
+    k.planes = planes;
+    k.firing = firing;
     k.fresh = Kokkos::subview(fresh_, std::make_pair(p, p + 1));
     k.roundOf = Kokkos::subview(roundOf_, std::make_pair(p, p + 1));
     k.overflow = overflow;
     k.list = levels_->list.data();
-    std::int64_t size = levels_->start(space_, c, firing, column, sampleAt_[p], horizon(p));
-    const auto release = levels_->release(space_, c, firing, planes, exports, edgePlanes, column,
+    std::int64_t size = levels_->start(space_, c, firing, 0, sampleAt_[p], horizon(p));
+    const auto release = levels_->release(space_, c, firing, planes, exports, edgePlanes, 0,
                                           sampleAt_[p], horizon(p));
     while (size > 0) {
       if (spawns > 0) Kokkos::deep_copy(space_, overflow, none);
       launchRound(k, {0, size});
       Kokkos::parallel_for("kfield::sim::levels_release",
                            Kokkos::RangePolicy<ExecSpace>(space_, 0, size), release);
-      size = levels_->collect(space_, firing, column, devices_);
+      size = levels_->collect(space_, firing, 0, devices_);
       if (spawns == 0) continue;
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), overflow);
       bool any = false;
@@ -71,19 +71,14 @@ bool BasicSimulation<ExecSpace>::runLevels(
     }
     return size == 0;
   };
-  if (!byRows) {
-    for (std::int64_t p = 0; p < live; ++p) {
-      if (!runPosition(p, planes_, firing_, p, [] {})) return false;
-    }
-    return true;
-  }
+  if (!byRows) return runPosition(0, planes_, firing_, [] {});  // one sample
   const Rows& rows = *sampleRows_;
   for (std::int64_t first = 0; first < live; first += Rows::kBlock) {
     const std::int64_t m = std::min(Rows::kBlock, live - first);
     rows.gather(space_, planes_, first, m);
     bool tie = false;
     for (std::int64_t q = 0; q < m && !tie; ++q) {
-      tie = !runPosition(first + q, rows.planesOf(q), rows.firingOf(q), 0,
+      tie = !runPosition(first + q, rows.planesOf(q), rows.firingOf(q),
                          [&] { rows.scatter(space_, planes_, first, m); });
     }
     rows.scatter(space_, planes_, first, m);
