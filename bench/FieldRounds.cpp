@@ -29,14 +29,16 @@ namespace {
 constexpr std::int64_t kRoundsPerIteration = 10;
 constexpr std::int64_t kCheckRounds = 6;
 
-// Networks are large: build each once per process. Kind 0: square grid, 1: rgg radius 1.5.
+// Networks are large: build each once per process. Kind 0: square grid, 1: rgg radius 1.5
+// (devices numbered as drawn), 2: the same rgg numbered along a Hilbert curve.
 const Network& network(std::int64_t kind, std::int64_t devices) {
   static std::map<std::pair<std::int64_t, std::int64_t>, std::unique_ptr<Network>> cache;
   auto& slot = cache[{kind, devices}];
   if (!slot) {
     const auto side = static_cast<std::int64_t>(std::llround(std::sqrt(double(devices))));
+    const DeviceOrder order = kind == 2 ? DeviceOrder::Hilbert : DeviceOrder::Drawn;
     slot = std::make_unique<Network>(kind == 0 ? Network::grid(side, side)
-                                               : Network::randomGeometric(devices, 1.5, 1));
+                                               : Network::randomGeometric(devices, 1.5, 1, order));
   }
   return *slot;
 }
@@ -484,10 +486,11 @@ void registerBenchmarks() {
         b->ArgNames({"devices", "key_parts"});
         for (std::int64_t devices : {10000, 100000}) b->Args({devices, 1})->Args({devices, 2});
       });
-  // Grid and rgg, 10^4 and 10^6 devices, B = 1 and 64.
+  // Grid and rgg, 10^4 and 10^6 devices, B = 1 and 64; the rgg numbered along a Hilbert curve
+  // too (`kfield run --network rgg:N:R:SEED:hilbert`), as a large one would be run.
   const std::vector<std::vector<std::int64_t>> asyncSizes = {
-      {0, 10000, 1}, {0, 10000, 64}, {0, 1000000, 1}, {0, 1000000, 64},
-      {1, 10000, 1}, {1, 10000, 64}, {1, 1000000, 1}, {1, 1000000, 64}};
+      {0, 10000, 1}, {0, 10000, 64}, {0, 1000000, 1}, {0, 1000000, 64}, {1, 10000, 1},
+      {1, 10000, 64}, {1, 1000000, 1}, {1, 1000000, 64}, {2, 10000, 1}, {2, 1000000, 1}};
   registerForEachSpace(
       "Async/Engine", [](auto t) { return asyncRounds<typename decltype(t)::type>; },
       [&](benchmark::internal::Benchmark* b) {

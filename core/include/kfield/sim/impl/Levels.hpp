@@ -41,17 +41,18 @@ struct Levels {
         following("kfield::sim::levels_following", devices) {}
 
   // The first level of position p: its devices' firing flags set (the others' cleared), its
-  // size returned, or -1 if two neighbors tie.
+  // size returned (-1 if two neighbors tie), and in `off` whether any device is switched off.
   std::int64_t start(ExecSpace space, const Clock<ExecSpace>& clock, const Firing& firing,
-                     std::int64_t p, std::int64_t sample, double horizon) const {
+                     std::int64_t p, std::int64_t sample, double horizon, bool& off) const {
     Kokkos::deep_copy(space, tied, 0);
     const Clock<ExecSpace> c = clock;
     const auto pendingOf = pending;
     const auto tie = tied;
     const auto followingOf = following;
-    Kokkos::parallel_for(
+    std::int64_t offCount = 0;
+    Kokkos::parallel_reduce(
         "kfield::sim::levels_start", Kokkos::RangePolicy<ExecSpace>(space, 0, c.devices),
-        KOKKOS_LAMBDA(std::int64_t d) {
+        KOKKOS_LAMBDA(std::int64_t d, std::int64_t & n) {
           const double t = c.next(d, p);
           std::int32_t before = 0;
           bool ties = false;
@@ -64,9 +65,13 @@ struct Levels {
           pendingOf(d) = before;
           followingOf(d) = c.schedule.firingTime(std::int64_t(c.count(d, p)) + 1, d, sample);
           const bool fires = t < horizon;
-          firing(d, p) = before == 0 && fires ? c.turn(d, p) : 0;
+          const std::uint8_t turn = c.turn(d, p);
+          n += turn != Clock<ExecSpace>::kFires;
+          firing(d, p) = before == 0 && fires ? turn : 0;
           if (ties && fires) Kokkos::atomic_exchange(&tie(), 1);
-        });
+        },
+        offCount);
+    off = offCount > 0;
     return collect(space, firing, p, c.devices);
   }
 
@@ -84,6 +89,7 @@ struct Levels {
     Kokkos::View<int, Memory> tied;
     std::int64_t exports, edgePlanes, entries, ss, p, sample;
     bool keyed, shared;
+    bool someOff;  // whether any device is switched off: else every turn is a firing
     double horizon;
 
     KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
@@ -115,6 +121,8 @@ struct Levels {
       const double* next = &c.next(0, p);
       std::int32_t* waiting = pending.data();
       const std::int32_t* neighbors = c.net.neighbors.data();
+      const double until = horizon;
+      const bool everyoneOn = !someOff;
       std::int32_t before = 0;
       int ties = 0;
       for (std::int64_t k = begin; k < end; ++k) {
@@ -128,17 +136,19 @@ struct Levels {
         // On one thread a plain decrement: an atomic's lock stalls each one.
         const std::int32_t left =
             shared ? Kokkos::atomic_fetch_sub(&waiting[j], std::int32_t(1)) - 1 : --waiting[j];
-        if (left == 0 && u < horizon) firing(j, p) = c.turn(j, p);
+        if (left == 0 && u < until) {
+          firing(j, p) = everyoneOn ? Clock<ExecSpace>::kFires : c.turn(j, p);
+        }
       }
       waiting[d] = before;
-      const bool fires = t < horizon;
+      const bool fires = t < until;
       firing(d, p) = before == 0 && fires ? f : 0;  // no run switches it: its turn is f
       if (ties != 0 && fires) Kokkos::atomic_exchange(&tied(), 1);
     }
   };
   Release release(ExecSpace space, const Clock<ExecSpace>& clock, const Firing& firing,
                   const RoundPlanes<Memory>& planes, std::int64_t exports, std::int64_t edgePlanes,
-                  std::int64_t p, std::int64_t sample, double horizon) const {
+                  std::int64_t p, std::int64_t sample, double horizon, bool someOff) const {
     return {clock,
             planes,
             firing,
@@ -154,6 +164,7 @@ struct Levels {
             sample,
             planes.presencePrev.extent(0) > 0,
             space.concurrency() > 1,
+            someOff,
             horizon};
   }
 

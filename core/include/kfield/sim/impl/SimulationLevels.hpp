@@ -34,6 +34,7 @@ bool BasicSimulation<ExecSpace>::runLevels(
   const std::int64_t spawns = overflow_.extent(0) > 0 ? overflow_.extent(0) / samples_ : 0;
   Kokkos::View<std::int64_t*, Memory> overflow;
   if (spawns > 0) overflow = Kokkos::View<std::int64_t*, Memory>("kfield::sim::overflow", spawns);
+  const auto overflowHost = Kokkos::create_mirror_view(overflow);  // read after each level
   const auto none = std::numeric_limits<std::int64_t>::max();
   // Position p's firings before its horizon, on `planes` and `firing` that hold it alone (as
   // their column 0): false if a tie stopped them, and a spawn's overflow thrown once `done`
@@ -48,9 +49,10 @@ bool BasicSimulation<ExecSpace>::runLevels(
     k.roundOf = Kokkos::subview(roundOf_, std::make_pair(p, p + 1));
     k.overflow = overflow;
     k.list = levels_->list.data();
-    std::int64_t size = levels_->start(space_, c, firing, 0, sampleAt_[p], horizon(p));
+    bool someOff = false;
+    std::int64_t size = levels_->start(space_, c, firing, 0, sampleAt_[p], horizon(p), someOff);
     const auto release = levels_->release(space_, c, firing, planes, exports, edgePlanes, 0,
-                                          sampleAt_[p], horizon(p));
+                                          sampleAt_[p], horizon(p), someOff);
     while (size > 0) {
       if (spawns > 0) Kokkos::deep_copy(space_, overflow, none);
       launchRound(k, {0, size});
@@ -58,14 +60,14 @@ bool BasicSimulation<ExecSpace>::runLevels(
                            Kokkos::RangePolicy<ExecSpace>(space_, 0, size), release);
       size = levels_->collect(space_, firing, 0, devices_);
       if (spawns == 0) continue;
-      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), overflow);
+      Kokkos::deep_copy(overflowHost, overflow);
       bool any = false;
-      for (std::int64_t i = 0; i < spawns; ++i) any = any || host(i) != none;
+      for (std::int64_t i = 0; i < spawns; ++i) any = any || overflowHost(i) != none;
       if (!any) continue;
       done();
       auto all = Kokkos::create_mirror_view(overflow_);
       Kokkos::deep_copy(all, none);
-      for (std::int64_t i = 0; i < spawns; ++i) all(i * samples_ + p) = host(i);
+      for (std::int64_t i = 0; i < spawns; ++i) all(i * samples_ + p) = overflowHost(i);
       Kokkos::deep_copy(overflow_, all);
       checkOverflow(live);  // throws
     }
