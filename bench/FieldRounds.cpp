@@ -489,8 +489,8 @@ void registerBenchmarks() {
   // Grid and rgg, 10^4 and 10^6 devices, B = 1 and 64; the rgg numbered along a Hilbert curve
   // too (`kfield run --network rgg:N:R:SEED:hilbert`), as a large one would be run.
   const std::vector<std::vector<std::int64_t>> asyncSizes = {
-      {0, 10000, 1}, {0, 10000, 64}, {0, 1000000, 1}, {0, 1000000, 64}, {1, 10000, 1},
-      {1, 10000, 64}, {1, 1000000, 1}, {1, 1000000, 64}, {2, 10000, 1}, {2, 1000000, 1}};
+      {0, 10000, 1},  {0, 10000, 64},  {0, 1000000, 1},  {0, 1000000, 64}, {1, 10000, 1},
+      {1, 10000, 64}, {1, 1000000, 1}, {1, 1000000, 64}, {2, 10000, 1},    {2, 1000000, 1}};
   registerForEachSpace(
       "Async/Engine", [](auto t) { return asyncRounds<typename decltype(t)::type>; },
       [&](benchmark::internal::Benchmark* b) {
