@@ -328,6 +328,9 @@ void handAsyncRounds(benchmark::State& state, int threads) {
       benchmark::Counter(fired / double(samples), benchmark::Counter::kIsRate);
   state.counters["sample_device_rounds_per_second"] =
       benchmark::Counter(fired, benchmark::Counter::kIsRate);
+  if constexpr (std::is_same<Hand, HandLevelHops>::value) {
+    state.counters["levels_per_period"] = hand.levelsPerPeriod();  // the level code's depth
+  }
   state.SetLabel(net.description() + ", " + std::to_string(threads) + " thread(s)");
 }
 
